@@ -1,0 +1,37 @@
+import js from '@eslint/js'
+import tseslint from 'typescript-eslint'
+
+export default tseslint.config(
+  { ignores: ['node_modules/', 'coverage/', 'reports/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { projectService: { allowDefaultProject: ['eslint.config.js', 'bin/*.js'] }, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      // Test helpers return `any` JSON bodies on purpose: tests assert their exact shape.
+      '@typescript-eslint/no-explicit-any': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+    },
+  },
+  {
+    files: ['src/resources/**/*.ts'],
+    ignores: ['src/resources/**/routes.ts'],
+    rules: {
+      // DESIGN.md: in a resource only routes.ts imports hono, and time and randomness come from the context.
+      'no-restricted-imports': ['error', { paths: [{ name: 'hono', message: 'Only routes.ts imports hono.' }] }],
+      'no-restricted-syntax': [
+        'error',
+        { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: 'Use ctx.clock.' },
+        { selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']", message: 'Use ctx.clock.' },
+        { selector: "CallExpression[callee.object.name='Math'][callee.property.name='random']", message: 'Use ctx.random.' },
+      ],
+    },
+  },
+)

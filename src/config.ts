@@ -1,0 +1,122 @@
+// Typed configuration from flags and environment variables, with defaults and --help.
+// Bad input exits with code 2 and a one-line reason (see main.ts).
+import { Command, InvalidArgumentError, Option } from 'commander'
+
+export interface ServeConfig {
+  port: number
+  host: string
+  seed: number | undefined
+  data: string | undefined
+  recordExpiryDays: number
+  rateLimit: number
+  rateLimitWindow: number
+  clock: Date | undefined
+  cors: boolean
+}
+
+export const DEFAULT_PORT = 4010
+
+function integer(name: string, min: number, max: number) {
+  return (value: string): number => {
+    const trimmed = value.trim()
+    const parsed = Number(trimmed)
+    if (!/^-?\d+$/.test(trimmed) || !Number.isSafeInteger(parsed) || parsed < min || parsed > max) {
+      throw new InvalidArgumentError(`${name} must be a whole number from ${min} to ${max}.`)
+    }
+    return parsed
+  }
+}
+
+function timestamp(value: string): Date {
+  const parsed = new Date(value)
+  if (!/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/.test(value) || Number.isNaN(parsed.getTime())) {
+    throw new InvalidArgumentError('expected an ISO 8601 date or date-time, e.g. 2026-06-01 or 2026-06-01T09:00:00Z.')
+  }
+  return parsed
+}
+
+function nonEmpty(name: string) {
+  return (value: string): string => {
+    if (value.trim() === '') throw new InvalidArgumentError(`${name} must not be empty.`)
+    return value
+  }
+}
+
+function booleanWord(value: string): boolean {
+  const word = value.trim().toLowerCase()
+  if (['1', 'true', 'yes', 'on'].includes(word)) return true
+  if (['0', 'false', 'no', 'off'].includes(word)) return false
+  throw new InvalidArgumentError('expected true or false.')
+}
+
+export function serveOptions(): Option[] {
+  return [
+    new Option('-p, --port <number>', 'port to listen on (0 picks a free one)')
+      .env('PORT')
+      .default(DEFAULT_PORT)
+      .argParser(integer('the port', 0, 65_535)),
+    new Option('--host <address>', 'address to bind; 0.0.0.0 exposes the mock to your network')
+      .env('IVS_HOST')
+      .default('127.0.0.1')
+      .argParser(nonEmpty('the host')),
+    new Option('--seed <number>', "seed of the generated world (default: fixtures/world.json's seed)")
+      .env('IVS_SEED')
+      .argParser(integer('the seed', 0, 2_147_483_647)),
+    new Option('--data <file>', 'keep state in this JSON file across restarts (created from the seed when missing); default: in memory')
+      .env('IVS_DATA')
+      .argParser(nonEmpty('the data file')),
+    new Option('--record-expiry-days <days>', 'days until a new record expires when its request names no expiry')
+      .env('IVS_RECORD_EXPIRY_DAYS')
+      .default(30)
+      .argParser(integer('the record expiry', 1, 3650)),
+    new Option('--rate-limit <requests>', 'requests allowed per user and team in each window')
+      .env('IVS_RATE_LIMIT')
+      .default(200)
+      .argParser(integer('the rate limit', 1, 1_000_000_000)),
+    new Option('--rate-limit-window <seconds>', 'length of the rate-limit window')
+      .env('IVS_RATE_LIMIT_WINDOW')
+      .default(60)
+      .argParser(integer('the rate-limit window', 1, 86_400)),
+    new Option('--clock <timestamp>', "start the mock's clock at this UTC time; it ticks from there (default: now)")
+      .env('IVS_CLOCK')
+      .argParser(timestamp),
+    new Option('--cors <boolean>', 'answer cross-origin browser requests from any origin')
+      .env('IVS_CORS')
+      .default(true)
+      .argParser(booleanWord),
+  ]
+}
+
+export function toServeConfig(options: Record<string, unknown>): ServeConfig {
+  return {
+    port: options.port as number,
+    host: options.host as string,
+    seed: options.seed as number | undefined,
+    data: options.data as string | undefined,
+    recordExpiryDays: options.recordExpiryDays as number,
+    rateLimit: options.rateLimit as number,
+    rateLimitWindow: options.rateLimitWindow as number,
+    clock: options.clock as Date | undefined,
+    cors: options.cors as boolean,
+  }
+}
+
+/** The CLI; actions are attached by main.ts so that this stays free of side effects. */
+export function buildCli(version: string): { program: Command; serve: Command } {
+  const program = new Command('ivs-mock')
+    .description('Stateful mock of the Identity Verification Service REST API v2.0')
+    .version(version)
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride()
+  const serve = program.command('serve', { isDefault: true }).description('start the mock server').exitOverride()
+  for (const option of serveOptions()) serve.addOption(option)
+  serve.addHelpText(
+    'after',
+    `
+Every option can also come from the environment variable shown, e.g. PORT=4011.
+Examples:
+  ivs-mock serve --port 4011
+  ivs-mock serve --data ./mock-state.json --clock 2026-06-01T09:00:00Z`,
+  )
+  return { program, serve }
+}

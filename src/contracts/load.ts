@@ -1,0 +1,261 @@
+// Loads contracts/ once: every schema into one Ajv, every operation by operationId, with the
+// universal responses added here and nowhere else (see contracts/operation-file.schema.json).
+import { readdirSync, readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js'
+import addFormatsModule from 'ajv-formats'
+import ajvErrorsModule from 'ajv-errors'
+
+// Both plugins are CommonJS with a default export; under NodeNext the default is the module.
+const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default
+const ajvErrors = ajvErrorsModule as unknown as typeof ajvErrorsModule.default
+
+export type JsonSchema = Record<string, unknown>
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
+
+export interface ResponseContract {
+  description?: string
+  body?: JsonSchema
+  binary?: string[]
+}
+
+export interface SortContract {
+  values: string[]
+  default: string
+  defaultOrder?: 'asc' | 'desc'
+}
+
+export interface OperationContract {
+  id: string
+  tag: string
+  method: HttpMethod
+  path: string
+  summary: string
+  description?: string
+  deprecated?: boolean
+  source?: 'spec' | 'facts'
+  paged: boolean
+  sort?: SortContract
+  expand: string[]
+  query: Record<string, JsonSchema>
+  body?: JsonSchema
+  multipart?: JsonSchema
+  responses: Record<string, ResponseContract>
+  pathParams: string[]
+}
+
+interface OperationFile {
+  tag: string
+  operations: Record<string, Omit<OperationContract, 'id' | 'tag' | 'expand' | 'query' | 'paged' | 'pathParams'> & {
+    paged?: boolean
+    expand?: string[]
+    query?: Record<string, JsonSchema>
+  }>
+}
+
+export interface ContractError {
+  /** Dot path of the failing value ('' for the value itself). */
+  path: string
+  message: string
+}
+
+export const CONTRACTS_BASE = 'https://contracts.ivs-mock.local/'
+export const contractsDir = fileURLToPath(new URL('../../contracts/', import.meta.url))
+
+const PAGE_SCHEMA: JsonSchema = { type: 'integer', minimum: 1, default: 1 }
+const LIMIT_SCHEMA: JsonSchema = { type: 'integer', minimum: 1, maximum: 100, default: 25 }
+const ORDER_SCHEMA: JsonSchema = { enum: ['asc', 'desc'] }
+
+const universalResponses = {
+  unauthenticated: { description: 'Missing, invalid, revoked or expired token.', body: { $ref: '../schemas/error.json' } },
+  rateLimited: { description: 'Rate limit exceeded; see Retry-After and X-RateLimit-Reset.', body: { $ref: '../schemas/message.json' } },
+  invalid: { description: 'Invalid query parameters or body.', body: { $ref: '../schemas/validation-error.json' } },
+  notFound: { description: 'The resource (or a resource in the path) does not exist for this team.', body: { $ref: '../schemas/error.json' } },
+} satisfies Record<string, ResponseContract>
+
+function readJson(path: string): unknown {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8'))
+  } catch (error) {
+    throw new Error(`contracts: cannot read ${path}: ${(error as Error).message}`, { cause: error })
+  }
+}
+
+function jsonFiles(dir: string): string[] {
+  return readdirSync(dir).filter((name) => name.endsWith('.json')).sort()
+}
+
+function pathParamsOf(path: string): string[] {
+  return [...path.matchAll(/\{([A-Za-z]+)\}/g)].map((match) => match[1] as string)
+}
+
+function newAjv(options: { coerceTypes?: 'array'; useDefaults?: boolean }): Ajv2020 {
+  const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, strictTypes: false, ...options })
+  addFormats(ajv)
+  ajvErrors(ajv)
+  return ajv
+}
+
+/** Query schema of an operation: paging, sorting, expand and its own parameters. */
+function querySchemaOf(op: OperationContract): JsonSchema {
+  const properties: Record<string, JsonSchema> = {}
+  if (op.paged) {
+    properties.page = PAGE_SCHEMA
+    properties.limit = LIMIT_SCHEMA
+  }
+  if (op.sort) {
+    properties.sort_by = { enum: op.sort.values, description: `Without sort_by, the list is in ${op.sort.default} order.` }
+    properties.order_by = { ...ORDER_SCHEMA, default: op.sort.defaultOrder ?? 'asc' }
+  }
+  if (op.expand.length > 0) {
+    properties.expand = {
+      type: 'array',
+      items: { enum: op.expand },
+      errorMessage: `The expand parameter must be one of: ${op.expand.join(', ')}`,
+    }
+  }
+  Object.assign(properties, op.query)
+  return { type: 'object', properties }
+}
+
+export class Contracts {
+  readonly operations = new Map<string, OperationContract>()
+  /** Schema documents by file name without .json (client, paginated-list, events/...). */
+  readonly schemas = new Map<string, JsonSchema>()
+  readonly parameters: Record<string, JsonSchema>
+  private readonly ajv = newAjv({})
+  private readonly queryAjv = newAjv({ coerceTypes: 'array', useDefaults: true })
+  private readonly compiled = new Map<string, ValidateFunction>()
+
+  constructor(dir = contractsDir) {
+    for (const folder of ['schemas', 'events']) {
+      for (const file of jsonFiles(`${dir}/${folder}`)) {
+        const schema = readJson(`${dir}/${folder}/${file}`) as JsonSchema
+        const expectedId = `${CONTRACTS_BASE}${folder}/${file}`
+        if (schema.$id !== expectedId) throw new Error(`contracts: ${folder}/${file} must have $id ${expectedId}`)
+        this.schemas.set(`${folder === 'schemas' ? '' : `${folder}/`}${file.replace(/\.json$/, '')}`, schema)
+        this.ajv.addSchema(schema)
+        this.queryAjv.addSchema(schema)
+      }
+    }
+    const parameters = readJson(`${dir}/parameters.json`) as JsonSchema & { $defs: Record<string, JsonSchema> }
+    this.parameters = parameters.$defs
+    const fileSchema = this.ajv.compile(readJson(`${dir}/operation-file.schema.json`) as JsonSchema)
+    for (const file of jsonFiles(`${dir}/operations`)) {
+      const content = readJson(`${dir}/operations/${file}`)
+      if (!fileSchema(content)) {
+        const problems = (fileSchema.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`)
+        throw new Error(`contracts: operations/${file} is not a valid operations file: ${problems.join('; ')}`)
+      }
+      this.addOperations(file, content as OperationFile)
+    }
+  }
+
+  private addOperations(file: string, content: OperationFile): void {
+    const resource = file.replace(/\.json$/, '')
+    for (const [id, raw] of Object.entries(content.operations)) {
+      if (this.operations.has(id)) throw new Error(`contracts: operationId ${id} is defined twice`)
+      const op: OperationContract = {
+        ...raw,
+        id,
+        tag: content.tag,
+        paged: raw.paged ?? false,
+        expand: raw.expand ?? [],
+        query: raw.query ?? {},
+        pathParams: pathParamsOf(raw.path),
+        responses: { ...raw.responses },
+      }
+      const firstSegment = op.path.split('/')[1]
+      if (firstSegment !== resource) {
+        throw new Error(`contracts: ${id} (${op.path}) belongs in operations/${firstSegment}.json, not ${file}`)
+      }
+      for (const name of op.pathParams) {
+        if (!this.parameters[name]) throw new Error(`contracts: ${id} uses path parameter {${name}} missing from parameters.json`)
+      }
+      const takesInput = op.paged || op.sort || op.expand.length > 0 || Object.keys(op.query).length > 0 || op.body || op.multipart
+      op.responses['401'] ??= universalResponses.unauthenticated
+      op.responses['429'] ??= universalResponses.rateLimited
+      if (takesInput) op.responses['422'] ??= universalResponses.invalid
+      if (op.pathParams.length > 0) op.responses['404'] ??= universalResponses.notFound
+      this.operations.set(id, op)
+    }
+  }
+
+  operation(id: string): OperationContract {
+    const op = this.operations.get(id)
+    if (!op) throw new Error(`contracts: no operation ${id}`)
+    return op
+  }
+
+  /** The schema an operation's query is validated (and coerced) with. */
+  querySchema(id: string): JsonSchema {
+    return querySchemaOf(this.operation(id))
+  }
+
+  queryValidator(id: string): ValidateFunction {
+    return this.cached(`query:${id}`, () =>
+      this.queryAjv.compile({ $id: `${CONTRACTS_BASE}operations/${id}.query.json`, ...this.querySchema(id) }),
+    )
+  }
+
+  bodyValidator(id: string): ValidateFunction | undefined {
+    const op = this.operation(id)
+    if (!op.body) return undefined
+    const body = op.body
+    return this.cached(`body:${id}`, () => this.ajv.compile({ $id: `${CONTRACTS_BASE}operations/${id}.body.json`, ...body }))
+  }
+
+  /** Validator of the JSON body of one response, or undefined when that status has no JSON body. */
+  responseValidator(id: string, status: number): ValidateFunction | undefined {
+    const body = this.operation(id).responses[String(status)]?.body
+    if (!body) return undefined
+    return this.cached(`response:${id}:${status}`, () =>
+      this.ajv.compile({ $id: `${CONTRACTS_BASE}operations/${id}.${status}.json`, ...body }),
+    )
+  }
+
+  /** Validator of a whole schema document by name (client, events/delivery, ...). */
+  schemaValidator(name: string): ValidateFunction {
+    const schema = this.schemas.get(name)
+    if (!schema) throw new Error(`contracts: no schema ${name}`)
+    return this.cached(`schema:${name}`, () => this.ajv.getSchema(schema.$id as string) as ValidateFunction)
+  }
+
+  /** Compiles a schema outside contracts/ that refers into it (the fixture schema). */
+  compile(schema: JsonSchema): ValidateFunction {
+    return this.cached(`extra:${String(schema.$id)}`, () => this.ajv.compile(schema))
+  }
+
+  private cached(key: string, build: () => ValidateFunction): ValidateFunction {
+    let validate = this.compiled.get(key)
+    if (!validate) {
+      validate = build()
+      this.compiled.set(key, validate)
+    }
+    return validate
+  }
+}
+
+/** '/name/first_name' -> 'name.first_name' */
+export function dotPath(instancePath: string): string {
+  return instancePath
+    .split('/')
+    .slice(1)
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .join('.')
+}
+
+/** Plain, developer-facing description of what failed (used by tests and the scenario runner). */
+export function describeErrors(errors: ErrorObject[] | null | undefined): ContractError[] {
+  return (errors ?? []).map((error) => ({
+    path: dotPath(error.instancePath),
+    message: `${error.message ?? error.keyword}${error.params && Object.keys(error.params).length ? ` ${JSON.stringify(error.params)}` : ''}`,
+  }))
+}
+
+let shared: Contracts | undefined
+/** The contracts of this checkout, loaded once per process. */
+export function loadContracts(): Contracts {
+  shared ??= new Contracts()
+  return shared
+}

@@ -1,0 +1,131 @@
+// The served OpenAPI 3.1 document, generated from contracts/ (never written by hand): schemas
+// become components, operations become paths, the universal responses and headers are shared.
+import { CONTRACTS_BASE, type Contracts, type JsonSchema, type OperationContract } from './load.ts'
+
+const OPERATIONS_BASE = `${CONTRACTS_BASE}operations/`
+
+const RATE_LIMIT_HEADERS = {
+  'X-RateLimit-Limit': { $ref: '#/components/headers/X-RateLimit-Limit' },
+  'X-RateLimit-Remaining': { $ref: '#/components/headers/X-RateLimit-Remaining' },
+}
+
+/** Component name of a schema document: schemas/client.json -> client, events/delivery.json -> events-delivery. */
+function componentName(documentUrl: URL): string | undefined {
+  const match = /^\/(schemas|events)\/([\w-]+)\.json$/.exec(documentUrl.pathname)
+  if (!match) return undefined
+  return match[1] === 'events' ? `events-${match[2] as string}` : match[2]
+}
+
+/**
+ * Rewrites the $refs of a contract (relative to the document at `base`) to component refs:
+ * '../schemas/client.json' -> '#/components/schemas/client', '#/$defs/x' inside address.json ->
+ * '#/components/schemas/address/$defs/x'.
+ */
+function toComponentRefs(value: unknown, base: string): unknown {
+  if (Array.isArray(value)) return value.map((item) => toComponentRefs(item, base))
+  if (value === null || typeof value !== 'object') return value
+  const result: Record<string, unknown> = {}
+  for (const [key, child] of Object.entries(value)) {
+    if (key === '$id' || key === '$schema') continue
+    if (key === '$ref' && typeof child === 'string') {
+      const target = new URL(child, base)
+      const component = componentName(target)
+      if (!component) throw new Error(`openapi: cannot map $ref ${child} (from ${base})`)
+      result.$ref = `#/components/schemas/${component}${target.hash.replace(/^#/, '')}`
+      continue
+    }
+    result[key] = toComponentRefs(child, base)
+  }
+  return result
+}
+
+function parameters(contracts: Contracts, op: OperationContract): unknown[] {
+  const path = op.pathParams.map((name) => ({ name, in: 'path', required: true, schema: contracts.parameters[name] }))
+  const querySchema = contracts.querySchema(op.id) as { properties: Record<string, JsonSchema> }
+  const query = Object.entries(querySchema.properties).map(([name, schema]) => {
+    const { description, deprecated, errorMessage: _message, ...rest } = schema
+    return {
+      name,
+      in: 'query',
+      ...(description ? { description } : {}),
+      ...(deprecated ? { deprecated: true } : {}),
+      ...(rest.type === 'array' ? { style: 'form', explode: false } : {}),
+      schema: toComponentRefs(rest, OPERATIONS_BASE),
+    }
+  })
+  return [...path, ...query]
+}
+
+function responses(op: OperationContract): Record<string, unknown> {
+  const result: Record<string, unknown> = {}
+  for (const [status, response] of Object.entries(op.responses)) {
+    const headers = status === '429'
+      ? { ...RATE_LIMIT_HEADERS, 'Retry-After': { $ref: '#/components/headers/Retry-After' }, 'X-RateLimit-Reset': { $ref: '#/components/headers/X-RateLimit-Reset' } }
+      : RATE_LIMIT_HEADERS
+    const content = response.body
+      ? { 'application/json': { schema: toComponentRefs(response.body, OPERATIONS_BASE) } }
+      : response.binary
+        ? Object.fromEntries(response.binary.map((type) => [type, { schema: { type: 'string', contentMediaType: type } }]))
+        : undefined
+    result[status] = {
+      description: response.description ?? (Number(status) < 300 ? 'Success.' : 'Error.'),
+      headers,
+      ...(content ? { content } : {}),
+    }
+  }
+  return result
+}
+
+function operationObject(contracts: Contracts, op: OperationContract): Record<string, unknown> {
+  const body = op.body
+    ? { required: true, content: { 'application/json': { schema: toComponentRefs(op.body, OPERATIONS_BASE) } } }
+    : op.multipart
+      ? { required: true, content: { 'multipart/form-data': { schema: toComponentRefs(op.multipart, OPERATIONS_BASE) } } }
+      : undefined
+  return {
+    operationId: op.id,
+    tags: [op.tag],
+    summary: op.summary,
+    ...(op.description ? { description: op.description } : {}),
+    ...(op.deprecated ? { deprecated: true } : {}),
+    parameters: parameters(contracts, op),
+    ...(body ? { requestBody: body } : {}),
+    responses: responses(op),
+  }
+}
+
+export function buildOpenApi(contracts: Contracts, version: string): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {}
+  for (const op of contracts.operations.values()) {
+    paths[op.path] ??= {}
+    ;(paths[op.path] as Record<string, unknown>)[op.method.toLowerCase()] = operationObject(contracts, op)
+  }
+  const schemas: Record<string, unknown> = {}
+  for (const schema of contracts.schemas.values()) {
+    const id = schema.$id as string
+    schemas[componentName(new URL(id)) as string] = toComponentRefs(schema, id)
+  }
+  return {
+    openapi: '3.1.0',
+    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
+    info: {
+      title: 'Identity Verification Service REST API (mock)',
+      version,
+      description:
+        'Generated from the contracts of ivs-mock, a stateful mock of the Identity Verification Service REST API v2.0. Every operation takes a bearer token; 401 and 429 apply everywhere.',
+    },
+    security: [{ bearer: [] }],
+    tags: [...new Set([...contracts.operations.values()].map((op) => op.tag))].map((name) => ({ name })),
+    paths,
+    components: {
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'A personal access token.' } },
+      headers: {
+        'X-RateLimit-Limit': { description: 'Requests allowed per window.', schema: { type: 'integer' } },
+        'X-RateLimit-Remaining': { description: 'Requests left in this window.', schema: { type: 'integer' } },
+        'Retry-After': { description: 'Seconds until the window resets.', schema: { type: 'integer' } },
+        'X-RateLimit-Reset': { description: 'Unix time when the window resets.', schema: { type: 'integer' } },
+      },
+      schemas,
+    },
+  }
+}

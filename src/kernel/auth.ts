@@ -1,0 +1,19 @@
+// Bearer authentication (spec "Authentication"): the token is read from the Authorization
+// header only, never from the body or the query string.
+import type { MiddlewareHandler } from 'hono'
+import type { KernelEnv } from './env.ts'
+
+export function bearerToken(authorization: string | undefined): string | undefined {
+  if (!authorization) return undefined
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization)
+  return match?.[1]
+}
+
+/** Resolves the bearer token, if any, to a principal; operations reject a missing one with 401. */
+export function identify<P>(resolve: (token: string) => P | undefined): MiddlewareHandler<KernelEnv<P>> {
+  return async (c, next) => {
+    const token = bearerToken(c.req.header('Authorization'))
+    c.set('principal', token === undefined ? undefined : resolve(token))
+    await next()
+  }
+}

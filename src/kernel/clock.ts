@@ -1,0 +1,51 @@
+// The one source of "now" for the whole mock. Resources never call new Date() or Date.now():
+// tests freeze the clock, and the control API (later) advances it.
+export interface Clock {
+  now(): Date
+  /** Wire timestamp of now: YYYY-MM-DDTHH:MM:SSZ. */
+  timestamp(): string
+  /** Today's UTC date: YYYY-MM-DD. */
+  today(): string
+  /** Moves the clock forward (or back, with a negative value). */
+  advance(milliseconds: number): void
+  /** Jumps the clock to a moment; a ticking clock keeps ticking from there. */
+  set(moment: Date): void
+  readonly frozen: boolean
+}
+
+export interface ClockOptions {
+  /** Where the clock starts (default: the system time). */
+  start?: Date
+  /** A frozen clock only moves when advanced or set (tests); otherwise it ticks with the system. */
+  frozen?: boolean
+}
+
+/** 2026-01-02T03:04:05.678Z -> 2026-01-02T03:04:05Z */
+export function toTimestamp(moment: Date): string {
+  return `${moment.toISOString().slice(0, 19)}Z`
+}
+
+export function toDate(moment: Date): string {
+  return moment.toISOString().slice(0, 10)
+}
+
+export function createClock(options: ClockOptions = {}): Clock {
+  const frozen = options.frozen ?? false
+  let offset = options.start ? options.start.getTime() - Date.now() : 0
+  let frozenAt = options.start?.getTime() ?? Date.now()
+  const nowMs = () => (frozen ? frozenAt : Date.now() + offset)
+  return {
+    frozen,
+    now: () => new Date(nowMs()),
+    timestamp: () => toTimestamp(new Date(nowMs())),
+    today: () => toDate(new Date(nowMs())),
+    advance(milliseconds) {
+      if (frozen) frozenAt += milliseconds
+      else offset += milliseconds
+    },
+    set(moment) {
+      if (frozen) frozenAt = moment.getTime()
+      else offset = moment.getTime() - Date.now()
+    },
+  }
+}

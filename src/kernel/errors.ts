@@ -1,0 +1,36 @@
+// Every error the API answers with, in the exact shapes of FACTS.md "Status codes and bodies".
+// Services throw these; app.ts renders them once in onError.
+export type ErrorBody = Record<string, unknown>
+export type ValidationErrors = Record<string, string[]>
+
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: ErrorBody,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(`${status} ${JSON.stringify(body)}`)
+  }
+}
+
+export const unauthenticated = () => new HttpError(401, { error: 'Unauthenticated.' })
+
+export const forbidden = () => new HttpError(403, { message: 'This action is unauthorized.' })
+
+/** notFound('Client') -> 404 {"error": "Client not found"} */
+export const notFound = (resource: string) => new HttpError(404, { error: `${resource} not found` })
+
+export const routeNotFound = () => new HttpError(404, { error: 'Not Found.' })
+
+export const notAllowed = (message: string) => new HttpError(405, { message })
+
+/** 422 keyed by dot path (or query parameter), each an array of messages. */
+export const invalid = (errors: ValidationErrors) => new HttpError(422, errors)
+
+/** 422 about the body as a whole. */
+export const invalidBody = (message: string) => new HttpError(422, { errors: [message] })
+
+export const tooManyRequests = (headers: Record<string, string>) =>
+  new HttpError(429, { message: 'Too Many Attempts.' }, headers)
+
+export const serverError = () => new HttpError(500, { message: 'Server Error' })

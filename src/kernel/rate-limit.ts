@@ -1,0 +1,79 @@
+// Fixed-window rate limiting on the mock's clock (FACTS.md "Rate limits"): one budget per key,
+// where the app uses one key per (user, team) and the client address for unauthenticated calls.
+import type { MiddlewareHandler } from 'hono'
+import type { KernelEnv } from './env.ts'
+import { tooManyRequests } from './errors.ts'
+
+export interface RateLimitResult {
+  limit: number
+  remaining: number
+  /** Unix milliseconds when the window resets. */
+  resetAt: number
+  limited: boolean
+}
+
+interface Window {
+  resetAt: number
+  used: number
+}
+
+const SWEEP_ABOVE = 10_000
+
+export class RateLimiter {
+  private readonly windows = new Map<string, Window>()
+
+  constructor(
+    readonly limit: number,
+    readonly windowMs: number,
+  ) {}
+
+  hit(key: string, nowMs: number): RateLimitResult {
+    let window = this.windows.get(key)
+    if (!window || nowMs >= window.resetAt) {
+      if (this.windows.size > SWEEP_ABOVE) this.sweep(nowMs)
+      window = { resetAt: nowMs + this.windowMs, used: 0 }
+      this.windows.set(key, window)
+    }
+    const limited = window.used >= this.limit
+    if (!limited) window.used += 1
+    return { limit: this.limit, remaining: this.limit - window.used, resetAt: window.resetAt, limited }
+  }
+
+  private sweep(nowMs: number): void {
+    for (const [key, window] of this.windows) if (nowMs >= window.resetAt) this.windows.delete(key)
+  }
+}
+
+export function rateLimitHeaders(result: RateLimitResult, nowMs: number): Record<string, string> {
+  const headers: Record<string, string> = {
+    'X-RateLimit-Limit': String(result.limit),
+    'X-RateLimit-Remaining': String(result.remaining),
+  }
+  if (result.limited) {
+    headers['Retry-After'] = String(Math.max(1, Math.ceil((result.resetAt - nowMs) / 1000)))
+    headers['X-RateLimit-Reset'] = String(Math.ceil(result.resetAt / 1000))
+  }
+  return headers
+}
+
+/**
+ * Counts every request under /api/v2 against its key and puts the X-RateLimit headers on every
+ * response, errors included; over the limit it answers 429 without running the route.
+ */
+export function rateLimit<P>(
+  limiter: RateLimiter,
+  nowMs: () => number,
+  keyOf: (principal: P) => string,
+): MiddlewareHandler<KernelEnv<P>> {
+  return async (c, next) => {
+    const principal = c.get('principal')
+    const key = principal === undefined ? `address:${c.env?.incoming?.socket?.remoteAddress ?? 'local'}` : keyOf(principal)
+    const now = nowMs()
+    const result = limiter.hit(key, now)
+    const headers = rateLimitHeaders(result, now)
+    if (result.limited) throw tooManyRequests(headers)
+    for (const [name, value] of Object.entries(headers)) c.header(name, value)
+    await next()
+    for (const [name, value] of Object.entries(headers)) c.header(name, value)
+  }
+}

@@ -1,0 +1,116 @@
+// CLI entry: config -> world -> createApp() -> listen (127.0.0.1 by default).
+import { readFileSync } from 'node:fs'
+import { serve as listen } from '@hono/node-server'
+import { CommanderError } from 'commander'
+import { API_BASE, createApp } from './app.ts'
+import { buildCli, toServeConfig, type ServeConfig } from './config.ts'
+import { loadContracts } from './contracts/load.ts'
+import { createClock } from './kernel/clock.ts'
+import { createEventBus } from './kernel/events.ts'
+import { createRandom } from './kernel/random.ts'
+import { loadWorldFixture, seedWorld, type WorldFixture } from './seed/index.ts'
+import { DataFileError, openWorld } from './store/persistence.ts'
+import type { Store } from './store/world.ts'
+
+const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
+
+/** Exit codes: 0 done, 1 the server could not run, 2 bad command line or configuration. */
+const USAGE_ERROR = 2
+
+function displayHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::') return '127.0.0.1'
+  return host.includes(':') ? `[${host}]` : host
+}
+
+/** The ready-made tokens of fixtures/world.json that still work, one line per team. */
+function tokenLines(fixture: WorldFixture, store: Store, nowTimestamp: string): string[] {
+  const lines: string[] = []
+  for (const team of fixture.teams) {
+    const tokens = fixture.tokens
+      .filter((token) => token.team === team.key && store.resolveToken(token.token, nowTimestamp))
+      .map((token) => {
+        const identity = store.resolveToken(token.token, nowTimestamp)
+        return `${token.token} (${identity?.member.role ?? '?'})`
+      })
+    if (tokens.length > 0) lines.push(`${team.name}${team.cases_enabled ? '' : ' [legacy, no cases]'}: ${tokens.join(', ')}`)
+  }
+  const rejected = fixture.tokens.filter((token) => !store.resolveToken(token.token, nowTimestamp)).map((token) => token.token)
+  if (rejected.length > 0) lines.push(`401 on purpose: ${rejected.join(', ')}`)
+  return lines
+}
+
+async function serve(config: ServeConfig): Promise<void> {
+  const contracts = loadContracts()
+  const fixture = loadWorldFixture(contracts)
+  const clock = createClock({ start: config.clock })
+  const world = await openWorld({ file: config.data, build: () => seedWorld(fixture, config.seed) })
+  const { store } = world
+  // Mixing in how many ids were handed out keeps new uuids fresh after a restart with --data.
+  const issued = Object.values(store.data.sequences).reduce((sum, n) => sum + (n ?? 0), 0)
+  const app = createApp({
+    contracts,
+    store,
+    clock,
+    random: createRandom(store.data.seed + issued),
+    events: createEventBus(),
+    behaviour: { recordExpiryDays: config.recordExpiryDays },
+    rateLimit: { limit: config.rateLimit, windowSeconds: config.rateLimitWindow },
+    cors: config.cors,
+    afterWrite: config.data ? () => world.save() : undefined,
+    version: packageJson.version,
+  })
+
+  const server = listen({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
+    const origin = `http://${displayHost(config.host)}:${info.port}`
+    const firstToken = fixture.tokens.find((token) => store.resolveToken(token.token, clock.timestamp()))?.token ?? '<token>'
+    const state = config.data ? `${config.data} (${world.origin})` : 'in memory'
+    const lines = [
+      `IVS mock ${packageJson.version} listening on ${origin}${API_BASE}`,
+      `  State    ${state}, seed ${store.data.seed}${config.data && world.origin === 'loaded' ? ' (from the file)' : ''}`,
+      `  OpenAPI  ${origin}/openapi.json`,
+      ...tokenLines(fixture, store, clock.timestamp()).map((line, index) => `  ${index === 0 ? 'Tokens ' : '       '}  ${line}`),
+      `  Try      curl -H "Authorization: Bearer ${firstToken}" "${origin}${API_BASE}/clients?limit=2"`,
+    ]
+    console.log(lines.join('\n'))
+  })
+  server.on('error', (error: NodeJS.ErrnoException) => {
+    const reason =
+      error.code === 'EADDRINUSE'
+        ? `port ${config.port} on ${config.host} is already in use; choose another with --port or PORT`
+        : error.code === 'EADDRNOTAVAIL'
+          ? `cannot bind to ${config.host}: no such local address`
+          : error.message
+    console.error(`ivs-mock: ${reason}`)
+    process.exit(1)
+  })
+  const stop = (signal: string) => {
+    console.log(`ivs-mock: ${signal}, stopping`)
+    server.close()
+    void world.save().finally(() => process.exit(0))
+  }
+  process.once('SIGINT', () => stop('SIGINT'))
+  process.once('SIGTERM', () => stop('SIGTERM'))
+}
+
+async function main(argv: string[]): Promise<void> {
+  const { program, serve: serveCommand } = buildCli(packageJson.version)
+  serveCommand.action(async (options: Record<string, unknown>) => {
+    try {
+      await serve(toServeConfig(options))
+    } catch (error) {
+      if (error instanceof DataFileError) {
+        console.error(`ivs-mock: ${error.message}`)
+        process.exit(USAGE_ERROR)
+      }
+      throw error
+    }
+  })
+  try {
+    await program.parseAsync(argv)
+  } catch (error) {
+    if (error instanceof CommanderError) process.exit(error.exitCode === 0 ? 0 : USAGE_ERROR)
+    throw error
+  }
+}
+
+await main(process.argv)

@@ -1,0 +1,173 @@
+import { emit, type RequestContext } from '../../context.ts'
+import { forbidden, notFound } from '../../kernel/errors.ts'
+import { matchesSearch, searchWords } from '../../kernel/search.ts'
+import { sortRows, type SortAccessors } from '../../kernel/sort.ts'
+import type { Query } from '../../kernel/validate.ts'
+import { organisationNamesByClient, removeClientFromOrganisations } from '../organisations/index.ts'
+import { clientHasRecords, removeRecordsOfClient } from '../records/index.ts'
+import { EMPTY_ADDRESS, type AddressRow, type ClientRow, type ClientStatus, type NameRow } from './rows.ts'
+import { canDeleteClient } from './rules.ts'
+
+export interface ClientInput {
+  name?: Partial<NameRow>
+  email?: string
+  status?: ClientStatus | null
+  landline?: string | null
+  mobile?: string | null
+  dob?: string | null
+  reference?: string | null
+  deletion_date?: string | null
+}
+
+export type AddressInput = Partial<AddressRow>
+
+const sortAccessors: SortAccessors<ClientRow> = {
+  'name.first_name': (client) => client.name.first_name,
+  'name.last_name': (client) => client.name.last_name,
+  deletion_date: (client) => client.deletion_date,
+  created_at: (client) => client.created_at,
+  updated_at: (client) => client.updated_at,
+  archived_at: (client) => client.archived_at,
+}
+
+/** deletion_date buckets, against the mock's clock (UTC dates compare as strings). */
+function inDeletionBucket(client: ClientRow, bucket: string, today: string): boolean {
+  const date = client.deletion_date
+  switch (bucket) {
+    case 'not_set':
+      return date === null
+    case 'today':
+      return date === today
+    case 'upcoming':
+      return date !== null && date > today
+    default:
+      return date !== null && date < today
+  }
+}
+
+export function listClients(ctx: RequestContext, query: Query): ClientRow[] {
+  const { search, status, visibility, assignee, reference, deletion_date } = query as {
+    search?: string
+    status?: ClientStatus
+    visibility?: 'active' | 'archived'
+    assignee?: number
+    reference?: string
+    deletion_date?: string
+  }
+  const words = search ? searchWords(search) : []
+  const organisationNames = words.length > 0 ? organisationNamesByClient(ctx.team) : undefined
+  const wantedReference = reference?.toLowerCase()
+  const today = ctx.clock.today()
+  const clients = ctx.team.clients.filter(
+    (client) =>
+      (status === undefined || client.status === status) &&
+      (visibility === undefined || (visibility === 'archived') === (client.archived_at !== null)) &&
+      (assignee === undefined || client.assignees.some((a) => a.user === assignee)) &&
+      (wantedReference === undefined || client.reference?.toLowerCase() === wantedReference) &&
+      (deletion_date === undefined || inDeletionBucket(client, deletion_date, today)) &&
+      (words.length === 0 ||
+        matchesSearch(words, [
+          client.name.first_name,
+          client.name.middle_name,
+          client.name.last_name,
+          client.reference,
+          ...(organisationNames?.get(client.id) ?? []),
+        ])),
+  )
+  return sortRows(clients, sortAccessors, query)
+}
+
+export function getClient(ctx: RequestContext, id: number): ClientRow {
+  const client = ctx.team.clients.find((row) => row.id === id)
+  if (!client) throw notFound('Client')
+  return client
+}
+
+/** Spec rules 2 and 7: creating a client sends nothing, issues no record and never deduplicates. */
+export function createClient(ctx: RequestContext, input: ClientInput): ClientRow {
+  const now = ctx.clock.timestamp()
+  const name = input.name as NameRow & Partial<NameRow>
+  const client: ClientRow = {
+    id: ctx.store.nextId('client'),
+    status: input.status ?? null,
+    name: {
+      title: name.title ?? null,
+      other_title: name.other_title ?? null,
+      first_name: name.first_name,
+      middle_name: name.middle_name ?? null,
+      last_name: name.last_name,
+    },
+    email: input.email as string,
+    landline: input.landline ?? null,
+    mobile: input.mobile ?? null,
+    dob: input.dob ?? null,
+    reference: input.reference ?? null,
+    national_insurance_number: null,
+    deletion_date: input.deletion_date ?? null,
+    address: null,
+    assignees: [],
+    created_by: ctx.user.id,
+    created_at: now,
+    updated_at: now,
+    archived_at: null,
+  }
+  ctx.team.clients.push(client)
+  emit(ctx, 'client.created', { client: client.id })
+  return client
+}
+
+const SCALAR_FIELDS = ['email', 'landline', 'mobile', 'dob', 'reference', 'deletion_date'] as const
+
+/**
+ * PATCH semantics: only the given fields change, name parts merge into the stored name. A request
+ * that changes nothing leaves updated_at alone and emits nothing.
+ */
+export function updateClient(ctx: RequestContext, id: number, input: ClientInput): ClientRow {
+  const client = getClient(ctx, id)
+  let changed = false
+  if (input.name) {
+    for (const [part, value] of Object.entries(input.name) as Array<[keyof NameRow, string | null]>) {
+      if (part in client.name && client.name[part] !== value) {
+        ;(client.name as unknown as Record<string, string | null>)[part] = value
+        changed = true
+      }
+    }
+  }
+  for (const field of SCALAR_FIELDS) {
+    const value = input[field]
+    if (value !== undefined && client[field] !== value) {
+      ;(client as unknown as Record<string, string | null>)[field] = value
+      changed = true
+    }
+  }
+  const statusChanged = input.status !== undefined && input.status !== client.status
+  if (statusChanged) client.status = input.status ?? null
+  if (changed || statusChanged) {
+    client.updated_at = ctx.clock.timestamp()
+    emit(ctx, 'client.updated', { client: client.id })
+  }
+  if (statusChanged) emit(ctx, 'client.status', { client: client.id })
+  return client
+}
+
+export function deleteClient(ctx: RequestContext, id: number): void {
+  const client = getClient(ctx, id)
+  if (!canDeleteClient(ctx, clientHasRecords(ctx.team, client.id))) throw forbidden()
+  ctx.team.clients = ctx.team.clients.filter((row) => row.id !== client.id)
+  removeClientFromOrganisations(ctx.team, client.id)
+  removeRecordsOfClient(ctx.team, client.id)
+  emit(ctx, 'client.deleted', { client: client.id })
+}
+
+/** PUT: the given fields replace the whole address; fields left out become null. */
+export function replaceAddress(ctx: RequestContext, id: number, input: AddressInput): ClientRow {
+  const client = getClient(ctx, id)
+  const address: AddressRow = { ...EMPTY_ADDRESS }
+  for (const field of Object.keys(EMPTY_ADDRESS) as Array<keyof AddressRow>) address[field] = input[field] ?? null
+  if (JSON.stringify(address) !== JSON.stringify(client.address)) {
+    client.address = address
+    client.updated_at = ctx.clock.timestamp()
+    emit(ctx, 'client.updated', { client: client.id })
+  }
+  return client
+}

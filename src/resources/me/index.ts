@@ -1,0 +1,1 @@
+export { presentUser } from './present.ts'

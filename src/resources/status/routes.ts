@@ -1,0 +1,6 @@
+import type { AppRoutes } from '../../context.ts'
+
+export function statusRoutes(routes: AppRoutes): void {
+  // Reaching the handler means the token was valid (spec, Authentication rule 6).
+  routes.handle('status.get', (c) => c.body(null, 204))
+}

@@ -1,0 +1,30 @@
+export type Role = 'owner' | 'admin' | 'member'
+
+export interface TeamRow {
+  id: number
+  identifier: string
+  uuid: string
+  name: string
+  contact: string
+  telephone: string | null
+  tier: string
+  is_support_enabled: boolean
+  /** A legacy team works with clients and records only; cases answer 403 (spec). Not on the wire. */
+  cases_enabled: boolean
+  created_at: string
+  updated_at: string
+  archived_at: string | null
+}
+
+export interface MemberRow {
+  user: number
+  role: Role
+  joined_at: string
+}
+
+/** A team member assigned to a client, record, case or organisation. */
+export interface AssigneeRow {
+  id: number
+  user: number
+  created_at: string
+}

@@ -1,0 +1,41 @@
+import { isAdmin, type RequestContext } from '../../context.ts'
+import { forbidden } from '../../kernel/errors.ts'
+import { matchesSearch, searchWords } from '../../kernel/search.ts'
+import type { UserRow } from '../me/rows.ts'
+import type { MemberRow, TeamRow } from './rows.ts'
+
+export interface TeamUpdate {
+  contact?: string
+  telephone?: string | null
+}
+
+/** Owners and admins may change the team's contact details; a member gets 403. */
+export function updateTeam(ctx: RequestContext, update: TeamUpdate): TeamRow {
+  if (!isAdmin(ctx)) throw forbidden()
+  const team = ctx.team.team
+  let changed = false
+  if (update.contact !== undefined && update.contact !== team.contact) {
+    team.contact = update.contact
+    changed = true
+  }
+  if (update.telephone !== undefined && update.telephone !== team.telephone) {
+    team.telephone = update.telephone
+    changed = true
+  }
+  if (changed) team.updated_at = ctx.clock.timestamp()
+  return team
+}
+
+export interface Member {
+  member: MemberRow
+  user: UserRow
+}
+
+/** The team's members in user id order, optionally filtered by a fuzzy search on their name. */
+export function listMembers(ctx: RequestContext, search?: string): Member[] {
+  const words = search ? searchWords(search) : []
+  return ctx.team.members
+    .map((member) => ({ member, user: ctx.store.user(member.user) as UserRow }))
+    .filter(({ user }) => words.length === 0 || matchesSearch(words, [user.name]))
+    .sort((a, b) => a.user.id - b.user.id)
+}

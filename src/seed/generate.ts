@@ -1,0 +1,252 @@
+// Realistic generated data for one team: extra members, clients (with addresses, assignees,
+// references, statuses, deletion dates, some archived), organisations and credit history.
+// Everything comes from the given seeded faker and lies before `epoch`, so a seed always gives
+// the same world.
+import { Faker, en, en_GB, en_US } from '@faker-js/faker'
+import { toDate, toTimestamp } from '../kernel/clock.ts'
+import type { AddressRow, ClientRow, ClientStatus, NameRow } from '../resources/clients/rows.ts'
+import type { CreditRow } from '../resources/credits/rows.ts'
+import type { UserRow } from '../resources/me/rows.ts'
+import type { OrganisationRow } from '../resources/organisations/rows.ts'
+import type { AssigneeRow, MemberRow } from '../resources/team/rows.ts'
+import type { Store, TeamState } from '../store/world.ts'
+
+export interface GenerateCounts {
+  members: number
+  clients: number
+  organisations: number
+  credit_entries: number
+}
+
+const DAY = 86_400_000
+
+export function seededFaker(seed: number): Faker {
+  return new Faker({ locale: [en_GB, en], seed })
+}
+
+function daysBefore(epoch: Date, days: number): Date {
+  return new Date(epoch.getTime() - days * DAY)
+}
+
+function emailLocalPart(name: string): string {
+  return name
+    .normalize('NFKD')
+    .replace(/\p{Diacritic}/gu, '')
+    .toLowerCase()
+    .replace(/[^a-z]+/g, '.')
+    .replace(/^\.|\.$/g, '')
+}
+
+export function generateMembers(faker: Faker, store: Store, state: TeamState, domain: string, count: number, epoch: Date): void {
+  for (let index = 0; index < count; index++) {
+    const name = faker.person.fullName()
+    const joined = faker.date.between({ from: daysBefore(epoch, 700), to: daysBefore(epoch, 7) })
+    const user: UserRow = {
+      id: store.nextId('user'),
+      name,
+      email: `${emailLocalPart(name)}@${domain}`,
+      pending_email: null,
+      is_verified: faker.datatype.boolean(0.9),
+      is_disabled: false,
+      created_at: toTimestamp(joined),
+      updated_at: toTimestamp(faker.date.between({ from: joined, to: epoch })),
+    }
+    store.addUser(user)
+    state.members.push({ user: user.id, role: index === 0 ? 'admin' : 'member', joined_at: user.created_at })
+  }
+}
+
+function title(faker: Faker, sex: 'female' | 'male'): string | null {
+  if (faker.datatype.boolean(0.15)) return null
+  if (faker.datatype.boolean(0.06)) return 'dr'
+  return sex === 'male' ? 'mr' : faker.helpers.arrayElement(['ms', 'mrs', 'miss'])
+}
+
+function generateName(faker: Faker): NameRow {
+  const sex = faker.helpers.arrayElement(['female', 'male'] as const)
+  return {
+    title: title(faker, sex),
+    other_title: null,
+    first_name: faker.person.firstName(sex),
+    middle_name: faker.datatype.boolean(0.3) ? faker.person.middleName(sex) : null,
+    last_name: faker.person.lastName(),
+  }
+}
+
+const usFaker = (faker: Faker) => new Faker({ locale: [en_US, en], seed: faker.number.int() })
+
+function generateAddress(faker: Faker): AddressRow {
+  const empty: AddressRow = {
+    unit: null,
+    house_name: null,
+    house_number: null,
+    street_name: null,
+    second_street: null,
+    district: null,
+    city: null,
+    province: null,
+    postcode: null,
+    country: null,
+  }
+  const country = faker.helpers.weightedArrayElement([
+    { weight: 80, value: 'GB' },
+    { weight: 10, value: 'IE' },
+    { weight: 10, value: 'US' },
+  ])
+  if (country === 'US') {
+    const us = usFaker(faker)
+    return {
+      ...empty,
+      house_number: us.location.buildingNumber(),
+      street_name: us.location.street(),
+      unit: us.datatype.boolean(0.2) ? `Apt ${us.number.int({ min: 1, max: 40 })}` : null,
+      city: us.location.city(),
+      province: us.location.state({ abbreviated: true }),
+      postcode: us.location.zipCode('#####'),
+      country,
+    }
+  }
+  if (country === 'IE') {
+    return {
+      ...empty,
+      house_number: String(faker.number.int({ min: 1, max: 180 })),
+      street_name: `${faker.helpers.arrayElement(['Main', 'Church', 'Bridge', 'Mill', 'Harbour'])} Street`,
+      city: faker.helpers.arrayElement(['Dublin', 'Cork', 'Galway', 'Limerick', 'Waterford']),
+      province: faker.helpers.arrayElement(['County Dublin', 'County Cork', 'County Galway', 'County Limerick']),
+      postcode: faker.datatype.boolean(0.5) ? `D${faker.string.numeric(2)} ${faker.string.alphanumeric({ length: 4, casing: 'upper' })}` : null,
+      country,
+    }
+  }
+  return {
+    ...empty,
+    unit: faker.datatype.boolean(0.15) ? `Flat ${faker.number.int({ min: 1, max: 30 })}` : null,
+    house_name: faker.datatype.boolean(0.1) ? faker.helpers.arrayElement(['Rose Cottage', 'The Old Rectory', 'Orchard House', 'Mill House']) : null,
+    house_number: faker.location.buildingNumber(),
+    street_name: faker.location.street(),
+    second_street: faker.datatype.boolean(0.1) ? faker.location.secondaryAddress() : null,
+    district: faker.datatype.boolean(0.3) ? faker.location.city() : null,
+    city: faker.location.city(),
+    province: faker.location.county(),
+    postcode: faker.location.zipCode(),
+    country,
+  }
+}
+
+function pickAssignees(faker: Faker, store: Store, members: MemberRow[], at: string, probability: number): AssigneeRow[] {
+  if (members.length === 0 || !faker.datatype.boolean(probability)) return []
+  const chosen = faker.helpers.arrayElements(members, { min: 1, max: Math.min(2, members.length) })
+  return chosen.map((member) => ({ id: store.nextId('assignee'), user: member.user, created_at: at }))
+}
+
+/** Creation moments in ascending order, so ids follow creation time as in a real database. */
+function creationMoments(faker: Faker, count: number, from: Date, to: Date): Date[] {
+  return Array.from({ length: count }, () => faker.date.between({ from, to })).sort((a, b) => a.getTime() - b.getTime())
+}
+
+export function generateClients(faker: Faker, store: Store, state: TeamState, count: number, epoch: Date): void {
+  for (const created of creationMoments(faker, count, daysBefore(epoch, 540), daysBefore(epoch, 1))) {
+    const name = generateName(faker)
+    const createdAt = toTimestamp(created)
+    const archived = faker.datatype.boolean(0.12) ? faker.date.between({ from: created, to: epoch }) : null
+    const client: ClientRow = {
+      id: store.nextId('client'),
+      status: faker.helpers.weightedArrayElement<ClientStatus | null>([
+        { weight: 35, value: null },
+        { weight: 30, value: 'pending' },
+        { weight: 25, value: 'approved' },
+        { weight: 10, value: 'rejected' },
+      ]),
+      name,
+      email: faker.internet.email({
+        firstName: name.first_name,
+        lastName: name.last_name,
+        provider: faker.helpers.arrayElement(['example.com', 'example.co.uk', 'example.org', 'example.net']),
+      }).toLowerCase(),
+      landline: faker.datatype.boolean(0.25) ? `020 7946 0${faker.string.numeric(3)}` : null,
+      mobile: faker.datatype.boolean(0.7) ? `07700 900${faker.string.numeric(3)}` : null,
+      dob: faker.datatype.boolean(0.8) ? toDate(faker.date.birthdate({ mode: 'age', min: 18, max: 80, refDate: epoch })) : null,
+      reference: faker.datatype.boolean(0.6) ? `CL-${faker.string.numeric(6)}` : null,
+      national_insurance_number: faker.datatype.boolean(0.4)
+        ? `QQ${faker.string.numeric(6)}${faker.helpers.arrayElement(['A', 'B', 'C', 'D'])}`
+        : null,
+      deletion_date: faker.datatype.boolean(0.3)
+        ? toDate(faker.date.between({ from: daysBefore(epoch, 90), to: daysBefore(epoch, -4 * 365) }))
+        : null,
+      address: faker.datatype.boolean(0.75) ? generateAddress(faker) : null,
+      assignees: pickAssignees(faker, store, state.members, createdAt, 0.3),
+      created_by: faker.helpers.arrayElement(state.members).user,
+      created_at: createdAt,
+      updated_at: toTimestamp(faker.date.between({ from: created, to: archived ?? epoch })),
+      archived_at: archived ? toTimestamp(archived) : null,
+    }
+    state.clients.push(client)
+  }
+}
+
+export function generateOrganisations(faker: Faker, store: Store, state: TeamState, count: number, epoch: Date): void {
+  const activeClients = state.clients.filter((client) => client.archived_at === null)
+  for (const created of creationMoments(faker, count, daysBefore(epoch, 700), daysBefore(epoch, 2))) {
+    const createdAt = toTimestamp(created)
+    // Spec rule 9: archiving an organisation removes its clients.
+    const archived = faker.datatype.boolean(0.12) ? faker.date.between({ from: created, to: epoch }) : null
+    const members = archived || activeClients.length === 0 ? [] : faker.helpers.arrayElements(activeClients, { min: 0, max: 5 })
+    state.organisations.push({
+      id: store.nextId('organisation'),
+      status: faker.datatype.boolean(0.4) ? 'approved' : null,
+      name: faker.company.name(),
+      company_number: faker.datatype.boolean(0.8) ? `0${faker.string.numeric(7)}` : null,
+      jurisdiction: faker.helpers.weightedArrayElement([
+        { weight: 70, value: 'gb' },
+        { weight: 10, value: 'ie' },
+        { weight: 10, value: 'us_de' },
+        { weight: 10, value: null },
+      ]),
+      reference: faker.datatype.boolean(0.5) ? `ORG-${faker.string.numeric(4)}` : null,
+      incorporated_at: faker.datatype.boolean(0.8) ? toDate(faker.date.between({ from: daysBefore(epoch, 20 * 365), to: daysBefore(epoch, 30) })) : null,
+      clients: members.map((client) => client.id).sort((a, b) => a - b),
+      assignees: pickAssignees(faker, store, state.members, createdAt, 0.3),
+      created_at: createdAt,
+      updated_at: toTimestamp(faker.date.between({ from: created, to: archived ?? epoch })),
+      archived_at: archived ? toTimestamp(archived) : null,
+    } satisfies OrganisationRow)
+  }
+}
+
+/** Top-ups and adjustments by the team's owners and admins; usage by checks comes with records. */
+export function generateCredits(faker: Faker, store: Store, state: TeamState, count: number, epoch: Date): void {
+  const managers = state.members.filter((member) => member.role !== 'member')
+  const causers = managers.length > 0 ? managers : state.members
+  // The opening purchase comes the day after the team was created (at once for a new team).
+  const opened = new Date(Math.min(new Date(state.team.created_at).getTime() + DAY, epoch.getTime()))
+  const moments = [opened, ...creationMoments(faker, count - 1, opened, epoch)]
+  moments.forEach((moment, index) => {
+    const kind =
+      index === 0
+        ? 'initial'
+        : faker.helpers.weightedArrayElement([
+            { weight: 60, value: 'purchase' },
+            { weight: 15, value: 'goodwill' },
+            { weight: 25, value: 'correction' },
+          ])
+    const entry: Record<typeof kind, Pick<CreditRow, 'credits' | 'reason'>> = {
+      initial: { credits: 500, reason: 'Initial credit purchase' },
+      purchase: { credits: faker.helpers.arrayElement([100, 250, 500]), reason: 'Credit purchase' },
+      goodwill: { credits: faker.helpers.arrayElement([5, 10, 20]), reason: 'Goodwill adjustment' },
+      correction: { credits: -faker.helpers.arrayElement([5, 10]), reason: faker.datatype.boolean(0.7) ? 'Manual correction' : null },
+    }
+    state.credits.push({
+      id: store.nextId('credit'),
+      ...entry[kind],
+      causer: { id: faker.helpers.arrayElement(causers).user, type: 'user' },
+      created_at: toTimestamp(moment),
+    })
+  })
+}
+
+/** Everything generated for one team, in a fixed order so ids and values never shift. */
+export function generateTeamData(faker: Faker, store: Store, state: TeamState, domain: string, counts: GenerateCounts, epoch: Date): void {
+  generateMembers(faker, store, state, domain, counts.members, epoch)
+  generateClients(faker, store, state, counts.clients, epoch)
+  generateOrganisations(faker, store, state, counts.organisations, epoch)
+  generateCredits(faker, store, state, counts.credit_entries, epoch)
+}

@@ -1,0 +1,214 @@
+// Builds the seeded world from fixtures/world.json (teams, users, roles, tokens) and the seeded
+// generator (everything else), and adds fresh teams on demand (tests, the control API).
+import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import type { Contracts } from '../contracts/load.ts'
+import { describeErrors } from '../contracts/load.ts'
+import { toTimestamp } from '../kernel/clock.ts'
+import type { Random } from '../kernel/random.ts'
+import type { TokenRow, UserRow } from '../resources/me/rows.ts'
+import type { Role } from '../resources/team/rows.ts'
+import { Store, WORLD_FORMAT, type TeamState, type WorldData } from '../store/world.ts'
+import { generateTeamData, seededFaker, type GenerateCounts } from './generate.ts'
+
+export interface WorldFixture {
+  seed: number
+  epoch: string
+  teams: Array<{
+    key: string
+    name: string
+    identifier: string
+    domain: string
+    contact: string
+    telephone: string | null
+    tier: string
+    is_support_enabled: boolean
+    cases_enabled: boolean
+    generate: GenerateCounts
+  }>
+  users: Array<{ key: string; name: string; email: string; memberships: Array<{ team: string; role: Role }> }>
+  tokens: Array<{ token: string; user: string; team: string; name: string; state?: 'active' | 'revoked' | 'expired' }>
+}
+
+export const fixturesDir = fileURLToPath(new URL('../../fixtures/', import.meta.url))
+
+/** Reads and checks fixtures/world.json against fixtures/world.schema.json (which refers to the contracts). */
+export function loadWorldFixture(contracts: Contracts, dir = fixturesDir): WorldFixture {
+  const schema = JSON.parse(readFileSync(`${dir}/world.schema.json`, 'utf8')) as Record<string, unknown>
+  const fixture = JSON.parse(readFileSync(`${dir}/world.json`, 'utf8')) as unknown
+  const validate = contracts.compile(schema)
+  if (!validate(fixture)) {
+    const problems = describeErrors(validate.errors).map((e) => `${e.path || '(root)'}: ${e.message}`)
+    throw new Error(`fixtures/world.json does not match world.schema.json: ${problems.join('; ')}`)
+  }
+  const world = fixture as WorldFixture
+  const teamKeys = new Set(world.teams.map((team) => team.key))
+  const userKeys = new Set(world.users.map((user) => user.key))
+  for (const user of world.users) {
+    for (const { team } of user.memberships) if (!teamKeys.has(team)) throw new Error(`fixtures: user ${user.key} joins unknown team ${team}`)
+  }
+  for (const token of world.tokens) {
+    const user = world.users.find((u) => u.key === token.user)
+    if (!userKeys.has(token.user) || !user?.memberships.some((m) => m.team === token.team)) {
+      throw new Error(`fixtures: token ${token.token} names user ${token.user}, who is not a member of ${token.team}`)
+    }
+  }
+  return world
+}
+
+const DAY = 86_400_000
+
+/** The same world for the same fixture and seed, on every start. */
+export function seedWorld(fixture: WorldFixture, seed = fixture.seed): WorldData {
+  const data: WorldData = { format: WORLD_FORMAT, seed, sequences: {}, users: [], tokens: [], teams: [] }
+  const store = new Store(data)
+  const epoch = new Date(fixture.epoch)
+  const teamIds = new Map<string, number>()
+  const userIds = new Map<string, number>()
+
+  fixture.teams.forEach((team, index) => {
+    const faker = seededFaker(seed * 7919 + index)
+    const created = new Date(epoch.getTime() - faker.number.int({ min: 800, max: 1400 }) * DAY)
+    const id = store.nextId('team')
+    teamIds.set(team.key, id)
+    store.addTeam({
+      team: {
+        id,
+        identifier: team.identifier,
+        uuid: faker.string.uuid(),
+        name: team.name,
+        contact: team.contact,
+        telephone: team.telephone,
+        tier: team.tier,
+        is_support_enabled: team.is_support_enabled,
+        cases_enabled: team.cases_enabled,
+        created_at: toTimestamp(created),
+        updated_at: toTimestamp(faker.date.between({ from: created, to: epoch })),
+        archived_at: null,
+      },
+      members: [],
+      clients: [],
+      organisations: [],
+      credits: [],
+      records: [],
+    })
+  })
+
+  for (const fixtureUser of fixture.users) {
+    const teams = fixtureUser.memberships.map((m) => store.team(teamIds.get(m.team) as number) as TeamState)
+    const created = teams.map((t) => t.team.created_at).sort()[0] as string
+    const user: UserRow = {
+      id: store.nextId('user'),
+      name: fixtureUser.name,
+      email: fixtureUser.email,
+      pending_email: null,
+      is_verified: true,
+      is_disabled: false,
+      created_at: created,
+      updated_at: created,
+    }
+    store.addUser(user)
+    userIds.set(fixtureUser.key, user.id)
+    fixtureUser.memberships.forEach((membership, index) => {
+      ;(teams[index] as TeamState).members.push({ user: user.id, role: membership.role, joined_at: created })
+    })
+  }
+
+  fixture.teams.forEach((team, index) => {
+    const state = store.team(teamIds.get(team.key) as number) as TeamState
+    generateTeamData(seededFaker(seed * 104_729 + index), store, state, team.domain, team.generate, epoch)
+  })
+
+  const tokenCreated = toTimestamp(new Date(epoch.getTime() - 30 * DAY))
+  for (const token of fixture.tokens) {
+    const state = token.state ?? 'active'
+    store.addToken({
+      token: token.token,
+      name: token.name,
+      user: userIds.get(token.user) as number,
+      team: teamIds.get(token.team) as number,
+      created_at: tokenCreated,
+      // Seeded tokens never expire, so the mock keeps working; see README "Behaviour notes".
+      expires_at: state === 'expired' ? toTimestamp(new Date(epoch.getTime() - DAY)) : null,
+      revoked_at: state === 'revoked' ? toTimestamp(new Date(epoch.getTime() - 10 * DAY)) : null,
+    })
+  }
+  return data
+}
+
+export interface NewTeamOptions {
+  name?: string
+  casesEnabled?: boolean
+  /** Generated data to add; by default a new team has no clients and one opening credit purchase. */
+  generate?: Partial<GenerateCounts>
+}
+
+export interface NewTeam {
+  team: TeamState
+  /** Tokens of the team's owner, admin and member, by role. */
+  tokens: Record<Role, string>
+  users: Record<Role, UserRow>
+}
+
+/** A fresh, isolated team with an owner, an admin and a member, each with a token valid for a year. */
+export function addTeam(store: Store, random: Random, now: Date, options: NewTeamOptions = {}): NewTeam {
+  const id = store.nextId('team')
+  const at = toTimestamp(now)
+  const faker = seededFaker(random.int(0, 2 ** 31))
+  const domain = `team-${id}.example`
+  const state: TeamState = {
+    team: {
+      id,
+      identifier: `team-${id}`,
+      uuid: random.uuid(),
+      name: options.name ?? `${faker.company.name()} (test team ${id})`,
+      contact: `contact@${domain}`,
+      telephone: null,
+      tier: 'business',
+      is_support_enabled: false,
+      cases_enabled: options.casesEnabled ?? true,
+      created_at: at,
+      updated_at: at,
+      archived_at: null,
+    },
+    members: [],
+    clients: [],
+    organisations: [],
+    credits: [],
+    records: [],
+  }
+  store.addTeam(state)
+  const roles: Role[] = ['owner', 'admin', 'member']
+  const users = {} as Record<Role, UserRow>
+  const tokens = {} as Record<Role, string>
+  for (const role of roles) {
+    const name = faker.person.fullName()
+    const user: UserRow = {
+      id: store.nextId('user'),
+      name,
+      email: `${role}@${domain}`,
+      pending_email: null,
+      is_verified: true,
+      is_disabled: false,
+      created_at: at,
+      updated_at: at,
+    }
+    store.addUser(user)
+    state.members.push({ user: user.id, role, joined_at: at })
+    const token: TokenRow = {
+      token: `ivs_t${id}_${role}_${random.hex(24)}`,
+      name: `${role} of team ${id}`,
+      user: user.id,
+      team: id,
+      created_at: at,
+      expires_at: toTimestamp(new Date(now.getTime() + 365 * DAY)),
+      revoked_at: null,
+    }
+    store.addToken(token)
+    users[role] = user
+    tokens[role] = token.token
+  }
+  const counts = { members: 0, clients: 0, organisations: 0, credit_entries: 1, ...options.generate }
+  generateTeamData(faker, store, state, domain, counts, now)
+  return { team: state, tokens, users }
+}

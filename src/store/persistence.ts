@@ -1,0 +1,35 @@
+// Where the world lives: in memory (the default) or in a JSON file with --data, through one
+// lowdb instance per file (lowdb writes atomically: temp file, then rename).
+import { Low, Memory } from 'lowdb'
+import { JSONFile } from 'lowdb/node'
+import { Store, WORLD_FORMAT, type WorldData } from './world.ts'
+
+export class DataFileError extends Error {}
+
+export interface OpenedWorld {
+  store: Store
+  /** Writes the world to its file (a no-op in memory). */
+  save(): Promise<void>
+  /** seeded: built from fixtures now; loaded: read back from the data file. */
+  origin: 'seeded' | 'loaded'
+}
+
+export async function openWorld(options: { file?: string | undefined; build: () => WorldData }): Promise<OpenedWorld> {
+  const db = new Low<WorldData | null>(options.file ? new JSONFile<WorldData | null>(options.file) : new Memory<WorldData | null>(), null)
+  try {
+    await db.read()
+  } catch (error) {
+    throw new DataFileError(`cannot read data file ${options.file ?? ''}: ${(error as Error).message}`, { cause: error })
+  }
+  let origin: OpenedWorld['origin'] = 'loaded'
+  if (db.data === null) {
+    db.data = options.build()
+    origin = 'seeded'
+    await db.write()
+  } else if ((db.data.format as number) !== WORLD_FORMAT) {
+    throw new DataFileError(
+      `data file ${options.file ?? ''} has format ${String(db.data.format)}, this version reads format ${String(WORLD_FORMAT)}; delete it to start from the seeded world`,
+    )
+  }
+  return { store: new Store(db.data), save: () => db.write(), origin }
+}

@@ -1,0 +1,123 @@
+// A test client over app.request() that checks EVERY response against the contract of the
+// operation the request reached: the status must be one the contract lists, the body must match
+// its schema (or be empty), and the rate-limit headers must be there. A test cannot forget it.
+import { describeErrors, type OperationContract } from '../../src/contracts/load.ts'
+import { contracts } from './contracts.ts'
+
+export const API = '/api/v2'
+
+export interface ApiResponse<T = any> {
+  status: number
+  headers: Headers
+  body: T
+  text: string
+  /** The contract operation the request matched, or undefined for an unknown route. */
+  operation: OperationContract | undefined
+}
+
+export interface RequestOptions {
+  query?: Record<string, string | number | boolean | Array<string | number>>
+  /** JSON body; use raw for anything that is not JSON. */
+  body?: unknown
+  raw?: string
+  headers?: Record<string, string>
+}
+
+const matchers = [...contracts.operations.values()]
+  .map((op) => ({
+    op,
+    pattern: new RegExp(`^${op.path.replace(/\{[A-Za-z]+\}/g, (name) => (contracts.parameters[name.slice(1, -1)]?.type === 'integer' ? '[0-9]+' : '[^/]+'))}$`),
+  }))
+  // Static paths before parameterised ones.
+  .sort((a, b) => a.op.pathParams.length - b.op.pathParams.length)
+
+export function operationFor(method: string, path: string): OperationContract | undefined {
+  return matchers.find(({ op, pattern }) => op.method === method && pattern.test(path))?.op
+}
+
+const errorValidator = contracts.schemaValidator('error')
+
+/** Throws, naming the operation, status and failing paths, when a response breaks its contract. */
+export function checkResponse(method: string, path: string, response: Omit<ApiResponse, 'operation'>): OperationContract | undefined {
+  const where = `${method} ${API}${path} -> ${response.status}`
+  const op = operationFor(method, path)
+  if (!response.headers.get('X-RateLimit-Limit') || !response.headers.get('X-RateLimit-Remaining')) {
+    throw new Error(`${where}: missing X-RateLimit-Limit / X-RateLimit-Remaining headers`)
+  }
+  if (!op) {
+    if (response.status !== 404 || !errorValidator(response.body)) throw new Error(`${where}: an unknown route must answer 404 {"error": ...}, got ${response.text}`)
+    return undefined
+  }
+  const documented = op.responses[String(response.status)]
+  if (!documented) {
+    throw new Error(`${where}: status ${response.status} is not in the contract of ${op.id} (${Object.keys(op.responses).join(', ')}); body ${response.text}`)
+  }
+  if (documented.body) {
+    const validate = contracts.responseValidator(op.id, response.status)
+    if (validate && !validate(response.body)) {
+      const problems = describeErrors(validate.errors).map((e) => `  ${e.path || '(root)'}: ${e.message}`)
+      throw new Error(`${where}: body breaks the contract of ${op.id}:\n${problems.join('\n')}\nbody: ${response.text.slice(0, 2000)}`)
+    }
+  } else if (!documented.binary && response.text !== '') {
+    throw new Error(`${where}: ${op.id} answers ${response.status} without a body, got ${response.text}`)
+  }
+  return op
+}
+
+export class ApiClient {
+  constructor(
+    private readonly app: { request: (input: string, init?: RequestInit) => Response | Promise<Response> },
+    readonly token: string | undefined,
+  ) {}
+
+  /** The same client with another token (or none). */
+  as(token: string | undefined): ApiClient {
+    return new ApiClient(this.app, token)
+  }
+
+  async request<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
+    const search = new URLSearchParams()
+    for (const [name, value] of Object.entries(options.query ?? {})) {
+      for (const item of Array.isArray(value) ? value : [value]) search.append(name, String(item))
+    }
+    const url = `${API}${path}${search.size > 0 ? `?${search.toString()}` : ''}`
+    const headers: Record<string, string> = { ...options.headers }
+    if (this.token !== undefined) headers.Authorization ??= `Bearer ${this.token}`
+    let body: string | undefined = options.raw
+    if (options.body !== undefined) {
+      body = JSON.stringify(options.body)
+      headers['Content-Type'] ??= 'application/json'
+    }
+    const res = await this.app.request(url, { method, headers, body })
+    const text = await res.text()
+    let parsed: unknown
+    try {
+      parsed = text === '' ? undefined : JSON.parse(text)
+    } catch {
+      parsed = text
+    }
+    const response = { status: res.status, headers: res.headers, body: parsed as T, text }
+    const operation = checkResponse(method, path.split('?')[0] as string, response)
+    return { ...response, operation }
+  }
+
+  get<T = any>(path: string, query?: RequestOptions['query']) {
+    return this.request<T>('GET', path, { query })
+  }
+
+  post<T = any>(path: string, body?: unknown) {
+    return this.request<T>('POST', path, { body })
+  }
+
+  put<T = any>(path: string, body?: unknown) {
+    return this.request<T>('PUT', path, { body })
+  }
+
+  patch<T = any>(path: string, body?: unknown) {
+    return this.request<T>('PATCH', path, { body })
+  }
+
+  delete<T = any>(path: string) {
+    return this.request<T>('DELETE', path)
+  }
+}

@@ -1,0 +1,5 @@
+import { loadContracts } from '../../src/contracts/load.ts'
+import { loadWorldFixture, type WorldFixture } from '../../src/seed/index.ts'
+
+export const contracts = loadContracts()
+export const fixture: WorldFixture = loadWorldFixture(contracts)

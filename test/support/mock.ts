@@ -1,0 +1,66 @@
+// A fresh, fully wired mock per test (in memory, frozen clock), sharing one seeded world template
+// per test file so seeding costs once.
+import { createApp } from '../../src/app.ts'
+import { createClock, type Clock } from '../../src/kernel/clock.ts'
+import { createEventBus, type DomainEvent } from '../../src/kernel/events.ts'
+import { createRandom } from '../../src/kernel/random.ts'
+import { addTeam, seedWorld, type NewTeamOptions } from '../../src/seed/index.ts'
+import { Store, type WorldData } from '../../src/store/world.ts'
+import { ApiClient } from './api.ts'
+import { contracts, fixture } from './contracts.ts'
+
+/** The mock's clock in tests: frozen at a fixed moment, after the seeded world's epoch. */
+export const TEST_NOW = new Date('2026-07-01T12:00:00Z')
+
+let template: WorldData | undefined
+
+export interface MockOptions {
+  rateLimit?: number
+  rateLimitWindowSeconds?: number
+  now?: Date
+}
+
+export interface TestMock {
+  app: ReturnType<typeof createApp>
+  store: Store
+  clock: Clock
+  /** Every event published since the mock was created. */
+  events: DomainEvent[]
+  /** An API client for a token (default: the seeded Acme owner). */
+  api(token?: string): ApiClient
+  /** A fresh isolated team with owner, admin and member tokens. */
+  newTeam(options?: NewTeamOptions): ReturnType<typeof addTeam> & { api: (role?: 'owner' | 'admin' | 'member') => ApiClient }
+}
+
+export function createTestMock(options: MockOptions = {}): TestMock {
+  template ??= seedWorld(fixture)
+  const store = new Store(structuredClone(template))
+  const clock = createClock({ start: options.now ?? TEST_NOW, frozen: true })
+  const bus = createEventBus((error) => {
+    throw error
+  })
+  const events: DomainEvent[] = []
+  bus.subscribe((event) => events.push(event))
+  const random = createRandom(42)
+  const app = createApp({
+    contracts,
+    store,
+    clock,
+    random,
+    events: bus,
+    behaviour: { recordExpiryDays: 30 },
+    rateLimit: { limit: options.rateLimit ?? 10_000, windowSeconds: options.rateLimitWindowSeconds ?? 60 },
+  })
+  const api = (token = 'ivs_acme_owner') => new ApiClient(app, token)
+  return {
+    app,
+    store,
+    clock,
+    events,
+    api,
+    newTeam(teamOptions) {
+      const team = addTeam(store, random, clock.now(), teamOptions)
+      return { ...team, api: (role = 'owner') => api(team.tokens[role]) }
+    },
+  }
+}
