@@ -50,7 +50,7 @@ export function createApp(options: AppOptions): Hono<KernelEnv<RequestContext>> 
   api.use(
     '*',
     identify((token) => {
-      const identity = store.resolveToken(token, clock.timestamp())
+      const identity = store.resolveToken(token, clock.timestamp)
       return identity && { ...identity, ...services }
     }),
   )
@@ -67,15 +67,16 @@ export function createApp(options: AppOptions): Hono<KernelEnv<RequestContext>> 
 
   const app = new Hono<KernelEnv<RequestContext>>()
   if (options.cors ?? true) {
-    app.use(
-      '*',
-      cors({
-        origin: '*',
-        allowHeaders: ['Authorization', 'Content-Type'],
-        allowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
-        exposeHeaders: ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After'],
-      }),
-    )
+    const allowBrowsers = cors({
+      origin: '*',
+      allowHeaders: ['Authorization', 'Content-Type'],
+      allowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+      exposeHeaders: ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After'],
+    })
+    // Only browsers need CORS headers, and they always send Origin on cross-origin calls. Skipping
+    // the middleware otherwise matters: it touches c.res early, which makes Hono copy every
+    // response through a stream (half the throughput, measured with npm run bench).
+    app.use('*', (c, next) => (c.req.header('Origin') ? allowBrowsers(c, next) : next()))
   }
   let openApi: Record<string, unknown> | undefined
   app.get('/openapi.json', (c) => {

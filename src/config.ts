@@ -59,10 +59,10 @@ export function serveOptions(): Option[] {
       .env('IVS_HOST')
       .default('127.0.0.1')
       .argParser(nonEmpty('the host')),
-    new Option('--seed <number>', "seed of the generated world (default: fixtures/world.json's seed)")
+    new Option('--seed <number>', "seed of the generated world; default: fixtures/world.json's")
       .env('IVS_SEED')
       .argParser(integer('the seed', 0, 2_147_483_647)),
-    new Option('--data <file>', 'keep state in this JSON file across restarts (created from the seed when missing); default: in memory')
+    new Option('--data <file>', 'keep state in this JSON file across restarts (seeded when missing); default: in memory')
       .env('IVS_DATA')
       .argParser(nonEmpty('the data file')),
     new Option('--record-expiry-days <days>', 'days until a new record expires when its request names no expiry')
@@ -77,7 +77,7 @@ export function serveOptions(): Option[] {
       .env('IVS_RATE_LIMIT_WINDOW')
       .default(60)
       .argParser(integer('the rate-limit window', 1, 86_400)),
-    new Option('--clock <timestamp>', "start the mock's clock at this UTC time; it ticks from there (default: now)")
+    new Option('--clock <timestamp>', "start the mock's clock at this UTC time and let it tick; default: now")
       .env('IVS_CLOCK')
       .argParser(timestamp),
     new Option('--cors <boolean>', 'answer cross-origin browser requests from any origin')

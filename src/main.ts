@@ -27,14 +27,14 @@ function tokenLines(fixture: WorldFixture, store: Store, nowTimestamp: string): 
   const lines: string[] = []
   for (const team of fixture.teams) {
     const tokens = fixture.tokens
-      .filter((token) => token.team === team.key && store.resolveToken(token.token, nowTimestamp))
+      .filter((token) => token.team === team.key && store.resolveToken(token.token, () => nowTimestamp))
       .map((token) => {
-        const identity = store.resolveToken(token.token, nowTimestamp)
+        const identity = store.resolveToken(token.token, () => nowTimestamp)
         return `${token.token} (${identity?.member.role ?? '?'})`
       })
     if (tokens.length > 0) lines.push(`${team.name}${team.cases_enabled ? '' : ' [legacy, no cases]'}: ${tokens.join(', ')}`)
   }
-  const rejected = fixture.tokens.filter((token) => !store.resolveToken(token.token, nowTimestamp)).map((token) => token.token)
+  const rejected = fixture.tokens.filter((token) => !store.resolveToken(token.token, () => nowTimestamp)).map((token) => token.token)
   if (rejected.length > 0) lines.push(`401 on purpose: ${rejected.join(', ')}`)
   return lines
 }
@@ -62,7 +62,7 @@ async function serve(config: ServeConfig): Promise<void> {
 
   const server = listen({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
     const origin = `http://${displayHost(config.host)}:${info.port}`
-    const firstToken = fixture.tokens.find((token) => store.resolveToken(token.token, clock.timestamp()))?.token ?? '<token>'
+    const firstToken = fixture.tokens.find((token) => store.resolveToken(token.token, clock.timestamp))?.token ?? '<token>'
     const state = config.data ? `${config.data} (${world.origin})` : 'in memory'
     const lines = [
       `IVS mock ${packageJson.version} listening on ${origin}${API_BASE}`,

@@ -89,7 +89,7 @@ function pathParamsOf(path: string): string[] {
   return [...path.matchAll(/\{([A-Za-z]+)\}/g)].map((match) => match[1] as string)
 }
 
-function newAjv(options: { coerceTypes?: 'array'; useDefaults?: boolean }): Ajv2020 {
+function newAjv(options: { useDefaults?: boolean }): Ajv2020 {
   const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, strictTypes: false, ...options })
   addFormats(ajv)
   ajvErrors(ajv)
@@ -124,7 +124,8 @@ export class Contracts {
   readonly schemas = new Map<string, JsonSchema>()
   readonly parameters: Record<string, JsonSchema>
   private readonly ajv = newAjv({})
-  private readonly queryAjv = newAjv({ coerceTypes: 'array', useDefaults: true })
+  // Query values are coerced by kernel/validate.ts (as strictly as Laravel); this one fills defaults.
+  private readonly queryAjv = newAjv({ useDefaults: true })
   private readonly compiled = new Map<string, ValidateFunction>()
 
   constructor(dir = contractsDir) {
@@ -187,7 +188,7 @@ export class Contracts {
     return op
   }
 
-  /** The schema an operation's query is validated (and coerced) with. */
+  /** The schema an operation's query is validated with. */
   querySchema(id: string): JsonSchema {
     return querySchemaOf(this.operation(id))
   }

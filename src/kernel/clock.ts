@@ -1,15 +1,16 @@
 // The one source of "now" for the whole mock. Resources never call new Date() or Date.now():
 // tests freeze the clock, and the control API (later) advances it.
+// Function properties, not methods: they are passed around unbound (clock.timestamp).
 export interface Clock {
-  now(): Date
+  now: () => Date
   /** Wire timestamp of now: YYYY-MM-DDTHH:MM:SSZ. */
-  timestamp(): string
+  timestamp: () => string
   /** Today's UTC date: YYYY-MM-DD. */
-  today(): string
+  today: () => string
   /** Moves the clock forward (or back, with a negative value). */
-  advance(milliseconds: number): void
+  advance: (milliseconds: number) => void
   /** Jumps the clock to a moment; a ticking clock keeps ticking from there. */
-  set(moment: Date): void
+  set: (moment: Date) => void
   readonly frozen: boolean
 }
 

@@ -4,7 +4,7 @@
 import { Hono, type Handler } from 'hono'
 import type { Contracts, JsonSchema } from '../contracts/load.ts'
 import type { KernelEnv } from './env.ts'
-import { unauthenticated } from './errors.ts'
+import { forbidden, unauthenticated } from './errors.ts'
 import { expandOf } from './expand.ts'
 import { checkBody, checkQuery, parseJsonBody, queryShapeOf, readQuery } from './validate.ts'
 
@@ -15,12 +15,26 @@ export function honoPath(path: string, parameters: Record<string, JsonSchema>): 
   )
 }
 
+export interface OperationOptions<P> {
+  /**
+   * Looks up what the path names and throws its 404 (or 403 for something the caller may not
+   * see): like Laravel's route binding, this comes before the input is validated.
+   */
+  find?: (ctx: P, params: Record<string, string>) => void
+  /** A role check that answers 403 before the input is validated, like FormRequest::authorize. */
+  authorize?: (ctx: P) => boolean
+}
+
 export class Routes<P> {
   readonly app = new Hono<KernelEnv<P>>()
 
   constructor(private readonly contracts: Contracts) {}
 
-  handle(operationId: string, handler: Handler<KernelEnv<P>>): void {
+  /** Serves an operation: 401, then find (404), then authorize (403), then query and body (422). */
+  handle(operationId: string, handler: Handler<KernelEnv<P>>): void
+  handle(operationId: string, options: OperationOptions<P>, handler: Handler<KernelEnv<P>>): void
+  handle(operationId: string, ...args: [Handler<KernelEnv<P>>] | [OperationOptions<P>, Handler<KernelEnv<P>>]): void {
+    const [options, handler] = args.length === 1 ? [{} as OperationOptions<P>, args[0]] : args
     const op = this.contracts.operation(operationId)
     const contracts = this.contracts
     const shape = queryShapeOf(contracts.querySchema(operationId))
@@ -32,6 +46,8 @@ export class Routes<P> {
         const principal = c.get('principal')
         if (principal === undefined) throw unauthenticated()
         c.set('ctx', principal)
+        options.find?.(principal, c.req.param())
+        if (options.authorize && !options.authorize(principal)) throw forbidden()
         const query = checkQuery(contracts.queryValidator(operationId), readQuery(new URL(c.req.url), shape))
         if (op.sort) query.sort_by ??= op.sort.default
         c.set('query', query)

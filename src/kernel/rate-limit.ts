@@ -72,8 +72,9 @@ export function rateLimit<P>(
     const result = limiter.hit(key, now)
     const headers = rateLimitHeaders(result, now)
     if (result.limited) throw tooManyRequests(headers)
+    // Set before next(): every response built on this context (errors and 404s included) carries
+    // them, and setting headers on a finished response would make Hono copy it through a stream.
     for (const [name, value] of Object.entries(headers)) c.header(name, value)
     await next()
-    for (const [name, value] of Object.entries(headers)) c.header(name, value)
   }
 }

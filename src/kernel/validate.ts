@@ -65,6 +65,25 @@ function describeCustom(error: ErrorObject, data: unknown): [string, string] {
   return [key, message]
 }
 
+/** A message about the request body as a whole (it goes under the key errors). */
+function describeBody(keyword: string, params: Record<string, unknown>): string {
+  const items = (n: unknown) => `${String(n)} item${n === 1 ? '' : 's'}`
+  switch (keyword) {
+    case 'minProperties':
+      return 'At least one property is required'
+    case 'type':
+      return `The request body must be a JSON ${String(params.type)}.`
+    case 'minItems':
+      return `The request body must have at least ${items(params.limit)}.`
+    case 'maxItems':
+      return `The request body must not have more than ${items(params.limit)}.`
+    case 'uniqueItems':
+      return 'The request body has a duplicate value.'
+    default:
+      return 'The request body is invalid.'
+  }
+}
+
 /** Key and message of one Ajv error. */
 function describe(error: ErrorObject, data: unknown): [string, string] {
   const params = error.params as Record<string, unknown>
@@ -74,14 +93,12 @@ function describe(error: ErrorObject, data: unknown): [string, string] {
     const key = [path, params.missingProperty as string].filter(Boolean).join('.')
     return [key, `The ${attributeName(key)} field is required.`]
   }
-  if (path === '') {
-    if (error.keyword === 'minProperties') return ['errors', 'At least one property is required']
-    if (error.keyword === 'type') return ['errors', `The request body must be a JSON ${String(params.type)}.`]
-    return ['errors', `The request body is invalid: ${error.message ?? error.keyword}.`]
-  }
+  if (path === '') return ['errors', describeBody(error.keyword, params)]
   const attribute = attributeName(path)
   switch (error.keyword) {
     case 'type':
+      // Laravel's required rule fails on null (and on blank strings, which become null first).
+      if (valueAt(data, path) === null) return [path, `The ${attribute} field is required.`]
       return [path, typeMessage(attribute, params.type)]
     case 'enum':
     case 'const':
@@ -112,18 +129,20 @@ function describe(error: ErrorObject, data: unknown): [string, string] {
 }
 
 /**
- * Ajv reports a failing "anyOf: [X, null]" as X's errors, a "must be null" error and the anyOf
- * itself; and a failing if/then as the then-errors plus an "if" error. Only X's and then's
- * errors say something useful. When every branch fails on type alone, one type message is kept.
+ * Ajv reports a failing anyOf/oneOf as every branch's errors plus its own (and a failing if/then
+ * with an extra "if" error). For a value where a combinator failed, one message a caller can act
+ * on is kept: what failed beyond the type (the date format, the allowed values), or else the first
+ * type the value could have had. "must be null" never helps. Branch errors are found by the value
+ * they are about, since Ajv's schema paths behind a $ref are relative to the referenced document.
  */
 function usefulErrors(errors: ErrorObject[]): ErrorObject[] {
-  const combinators = errors.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf')
-  return errors.filter((error) => {
-    if (error.keyword === 'anyOf' || error.keyword === 'oneOf' || error.keyword === 'if') return false
-    const branchOf = combinators.find((c) => error.schemaPath.startsWith(`${c.schemaPath}/`) && error.instancePath === c.instancePath)
-    if (!branchOf) return true
-    const isNullBranch = error.keyword === 'type' && (error.params as { type: unknown }).type === 'null'
-    return !isNullBranch
+  const combined = new Set(errors.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf').map((e) => e.instancePath))
+  const isNullType = (e: ErrorObject) => e.keyword === 'type' && (e.params as { type: unknown }).type === 'null'
+  const kept = errors.filter((e) => e.keyword !== 'anyOf' && e.keyword !== 'oneOf' && e.keyword !== 'if' && !isNullType(e))
+  return kept.filter((error) => {
+    if (!combined.has(error.instancePath) || error.keyword !== 'type') return true
+    const sameValue = kept.filter((e) => e.instancePath === error.instancePath)
+    return sameValue.every((e) => e.keyword === 'type') && sameValue[0] === error
   })
 }
 
@@ -137,25 +156,48 @@ export function toValidationErrors(errors: ErrorObject[] | null | undefined, dat
   return result
 }
 
-/** Which query parameters take several values, and which are plain booleans. */
+type ParamSchema = { type?: unknown; items?: { type?: unknown } }
+
+/** The JSON types each query parameter's value may take (items' types for arrays). */
 export interface QueryShape {
   arrays: ReadonlySet<string>
-  booleans: ReadonlySet<string>
+  types: ReadonlyMap<string, readonly string[]>
 }
 
+const typesOf = (schema: ParamSchema | undefined): string[] =>
+  schema?.type === undefined ? [] : Array.isArray(schema.type) ? (schema.type as string[]) : [schema.type as string]
+
 /** The shape of a query from its JSON Schema (see Contracts.querySchema). */
-export function queryShapeOf(schema: { properties?: Record<string, { type?: unknown }> }): QueryShape {
+export function queryShapeOf(schema: { properties?: Record<string, ParamSchema> }): QueryShape {
   const entries = Object.entries(schema.properties ?? {})
   return {
     arrays: new Set(entries.filter(([, s]) => s.type === 'array').map(([name]) => name)),
-    booleans: new Set(entries.filter(([, s]) => s.type === 'boolean').map(([name]) => name)),
+    types: new Map(entries.map(([name, s]) => [name, typesOf(s.type === 'array' ? s.items : s)])),
   }
 }
 
 /**
- * Query string -> object for the query validator to coerce: repeated and comma-separated values
+ * A query string value as the contract's type wants it, as strictly as Laravel's rules read it:
+ * integers only from plain digits (not 1e1 or 0x10), booleans from true/false/1/0. Anything else
+ * stays a string for the validator to reject with the right message.
+ */
+function coerce(value: string, types: readonly string[]): unknown {
+  if (types.includes('integer') && /^[+-]?\d+$/.test(value)) {
+    const number = Number(value)
+    if (Number.isSafeInteger(number)) return number
+  }
+  if (types.includes('boolean')) {
+    if (value === 'true' || value === '1') return true
+    if (value === 'false' || value === '0') return false
+  }
+  return value
+}
+
+/**
+ * Query string -> the object the query validator checks: repeated and comma-separated values
  * for array parameters (expand=a,b or expand=a&expand=b or expand[]=a), the last value for the
- * others, 1 and 0 for booleans (as Laravel's boolean rule), and empty values treated as absent.
+ * others, values trimmed and empty ones treated as absent (as Laravel's TrimStrings and
+ * ConvertEmptyStringsToNull do).
  */
 export function readQuery(url: URL, shape: QueryShape): Query {
   const query: Query = {}
@@ -163,29 +205,44 @@ export function readQuery(url: URL, shape: QueryShape): Query {
     const name = rawName.endsWith('[]') ? rawName.slice(0, -2) : rawName
     const value = rawValue.trim()
     if (value === '') continue
+    const types = shape.types.get(name) ?? []
     if (shape.arrays.has(name)) {
-      const values = value.split(',').map((v) => v.trim()).filter(Boolean)
-      query[name] = [...((query[name] as string[] | undefined) ?? []), ...values]
-    } else if (shape.booleans.has(name) && (value === '1' || value === '0')) {
-      query[name] = value === '1'
+      const values = value.split(',').map((v) => v.trim()).filter(Boolean).map((v) => coerce(v, types))
+      query[name] = [...((query[name] as unknown[] | undefined) ?? []), ...values]
     } else {
-      query[name] = value
+      query[name] = coerce(value, types)
     }
   }
   return query
 }
 
-/** Validates (and coerces, in place) a query object; throws 422 on failure. */
+/** Validates a query object (filling in defaults such as page and limit); throws 422 on failure. */
 export function checkQuery(validate: ValidateFunction, query: Query): Query {
   if (!validate(query)) throw invalid(toValidationErrors(validate.errors, query))
   return query
 }
 
-/** Parses a JSON body; an empty body is an empty object. Throws 422 on malformed JSON. */
+/**
+ * Laravel's TrimStrings and ConvertEmptyStringsToNull, which the real service's input goes
+ * through before validation: strings are trimmed, and blank ones become null.
+ */
+export function normalizeInput(value: unknown): unknown {
+  if (typeof value === 'string') {
+    const trimmed = value.trim()
+    return trimmed === '' ? null : trimmed
+  }
+  if (Array.isArray(value)) return value.map(normalizeInput)
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([key, child]) => [key, normalizeInput(child)]))
+  }
+  return value
+}
+
+/** Parses and normalizes a JSON body; an empty body is an empty object. Throws 422 on malformed JSON. */
 export function parseJsonBody(text: string): unknown {
   if (text.trim() === '') return {}
   try {
-    return JSON.parse(text) as unknown
+    return normalizeInput(JSON.parse(text))
   } catch {
     throw invalidBody('The request body must be valid JSON.')
   }

@@ -88,11 +88,14 @@ export class Store {
     this.teams.set(team.team.id, team)
   }
 
-  /** A token's user, team and membership; undefined when unknown, revoked, expired or orphaned. */
-  resolveToken(value: string, nowTimestamp: string): Identity | undefined {
+  /**
+   * A token's user, team and membership; undefined when unknown, revoked, expired or orphaned.
+   * now is only asked for when the token can expire (this runs on every request).
+   */
+  resolveToken(value: string, now: () => string): Identity | undefined {
     const token = this.tokens.get(value)
     if (!token || token.revoked_at !== null) return undefined
-    if (token.expires_at !== null && token.expires_at <= nowTimestamp) return undefined
+    if (token.expires_at !== null && token.expires_at <= now()) return undefined
     const user = this.users.get(token.user)
     const team = this.teams.get(token.team)
     const member = team?.members.find((m) => m.user === token.user)

@@ -1,5 +1,5 @@
 import type { Context } from 'hono'
-import type { AppEnv, AppRoutes } from '../../context.ts'
+import type { AppEnv, AppRoutes, RequestContext } from '../../context.ts'
 import { paginate } from '../../kernel/pagination.ts'
 import { presentAddress, presentClient } from './present.ts'
 import {
@@ -15,32 +15,35 @@ import {
 
 const clientId = (c: Context<AppEnv>) => Number(c.req.param('id'))
 
+/** The client the path names, for the gate's 404 before any input is validated. */
+const client = { find: (ctx: RequestContext, params: Record<string, string>) => void getClient(ctx, Number(params.id)) }
+
 export function clientsRoutes(routes: AppRoutes): void {
   routes.handle('clients.list', (c) => {
-    const ctx = c.var.ctx
-    return c.json(paginate(listClients(ctx, c.var.query), c.var.query, c.req.url, (client) => presentClient(ctx, client)))
+    const ctx = c.get('ctx')
+    return c.json(paginate(listClients(ctx, c.get('query')), c.get('query'), c.req.url, (client) => presentClient(ctx, client)))
   })
 
   routes.handle('clients.create', (c) => {
-    const ctx = c.var.ctx
-    return c.json(presentClient(ctx, createClient(ctx, c.var.body as ClientInput)), 201)
+    const ctx = c.get('ctx')
+    return c.json(presentClient(ctx, createClient(ctx, c.get('body') as ClientInput)), 201)
   })
 
-  routes.handle('clients.get', (c) => c.json(presentClient(c.var.ctx, getClient(c.var.ctx, clientId(c)))))
+  routes.handle('clients.get', client, (c) => c.json(presentClient(c.get('ctx'), getClient(c.get('ctx'), clientId(c)))))
 
-  routes.handle('clients.update', (c) => {
-    const ctx = c.var.ctx
-    return c.json(presentClient(ctx, updateClient(ctx, clientId(c), c.var.body as ClientInput)))
+  routes.handle('clients.update', client, (c) => {
+    const ctx = c.get('ctx')
+    return c.json(presentClient(ctx, updateClient(ctx, clientId(c), c.get('body') as ClientInput)))
   })
 
-  routes.handle('clients.delete', (c) => {
-    deleteClient(c.var.ctx, clientId(c))
+  routes.handle('clients.delete', client, (c) => {
+    deleteClient(c.get('ctx'), clientId(c))
     return c.body(null, 204)
   })
 
-  routes.handle('clients.address.get', (c) => c.json(presentAddress(getClient(c.var.ctx, clientId(c)).address)))
+  routes.handle('clients.address.get', client, (c) => c.json(presentAddress(getClient(c.get('ctx'), clientId(c)).address)))
 
-  routes.handle('clients.address.replace', (c) =>
-    c.json(presentAddress(replaceAddress(c.var.ctx, clientId(c), c.var.body as AddressInput).address)),
+  routes.handle('clients.address.replace', client, (c) =>
+    c.json(presentAddress(replaceAddress(c.get('ctx'), clientId(c), c.get('body') as AddressInput).address)),
   )
 }

@@ -164,7 +164,7 @@ export function replaceAddress(ctx: RequestContext, id: number, input: AddressIn
   const client = getClient(ctx, id)
   const address: AddressRow = { ...EMPTY_ADDRESS }
   for (const field of Object.keys(EMPTY_ADDRESS) as Array<keyof AddressRow>) address[field] = input[field] ?? null
-  if (JSON.stringify(address) !== JSON.stringify(client.address)) {
+  if (JSON.stringify(address) !== JSON.stringify(client.address ?? EMPTY_ADDRESS)) {
     client.address = address
     client.updated_at = ctx.clock.timestamp()
     emit(ctx, 'client.updated', { client: client.id })

@@ -5,13 +5,13 @@ import { presentUser } from './present.ts'
 import { updateMe, type UserUpdate } from './service.ts'
 
 export function meRoutes(routes: AppRoutes): void {
-  routes.handle('me.get', (c) => c.json(presentUser(c.var.ctx.user)))
+  routes.handle('me.get', (c) => c.json(presentUser(c.get('ctx').user)))
 
-  routes.handle('me.update', (c) => c.json(presentUser(updateMe(c.var.ctx, c.var.body as UserUpdate))))
+  routes.handle('me.update', (c) => c.json(presentUser(updateMe(c.get('ctx'), c.get('body') as UserUpdate))))
 
   routes.handle('me.teams.list', (c) => {
-    const { store, user } = c.var.ctx
+    const { store, user } = c.get('ctx')
     const teams = store.teamsOf(user.id).map((state) => state.team)
-    return c.json(paginate(teams, c.var.query, c.req.url, (team) => presentTeam(team, { identifier: false })))
+    return c.json(paginate(teams, c.get('query'), c.req.url, (team) => presentTeam(team, { identifier: false })))
   })
 }

@@ -1,0 +1,127 @@
+// npm run bench: the mock against a bare Hono handler, measured in the same run on 127.0.0.1 with
+// autocannon. Prints throughput and latency as ratios to the bare handler, start-up time and memory.
+import { spawn, type ChildProcess } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { availableParallelism } from 'node:os'
+import { fileURLToPath } from 'node:url'
+import autocannon from 'autocannon'
+import { Command, InvalidArgumentError } from 'commander'
+
+const TOKEN = 'ivs_acme_owner'
+const STARTUP_LIMIT_MS = 30_000
+
+function positiveInteger(value: string): number {
+  const parsed = Number(value)
+  if (!Number.isInteger(parsed) || parsed < 1 || parsed > 600) throw new InvalidArgumentError('expected a whole number from 1 to 600.')
+  return parsed
+}
+
+const options = new Command('bench')
+  .description('Benchmark the mock against a bare Hono handler')
+  .option('--duration <seconds>', 'seconds of load per target', positiveInteger, 5)
+  .option('--connections <n>', 'concurrent connections', positiveInteger, 10)
+  .option('--warmup <seconds>', 'seconds of load before each measurement', positiveInteger, 1)
+  .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : 2))
+  .parse(process.argv)
+  .opts<{ duration: number; connections: number; warmup: number }>()
+
+interface Started {
+  child: ChildProcess
+  origin: string
+  startupMs: number
+}
+
+function start(command: string[], env: NodeJS.ProcessEnv = {}): Promise<Started> {
+  const began = performance.now()
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, command, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] })
+    let output = ''
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL')
+      reject(new Error(`${command.join(' ')} did not start within ${STARTUP_LIMIT_MS} ms`))
+    }, STARTUP_LIMIT_MS)
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString()
+      const match = /listening on (http:\/\/[\d.:]+)/.exec(output)
+      if (match) {
+        clearTimeout(timer)
+        resolve({ child, origin: match[1] as string, startupMs: performance.now() - began })
+      }
+    })
+    child.on('exit', (code) => reject(new Error(`${command.join(' ')} exited with ${String(code)}`)))
+  })
+}
+
+function rssMegabytes(pid: number | undefined): number {
+  const status = readFileSync(`/proc/${String(pid)}/status`, 'utf8')
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024
+}
+
+interface Measurement {
+  name: string
+  requestsPerSecond: number
+  p50: number
+  p99: number
+}
+
+async function load(name: string, url: string, headers: Record<string, string>): Promise<Measurement> {
+  const run = (duration: number) => autocannon({ url, headers, connections: options.connections, duration })
+  process.stdout.write(`  ${name}: warming up ${options.warmup} s, measuring ${options.duration} s ... `)
+  await run(options.warmup)
+  const result = await run(options.duration)
+  if (result.non2xx > 0 || result.errors > 0) {
+    throw new Error(`${name}: ${result.non2xx} non-2xx answers and ${result.errors} errors; the measurement is not valid`)
+  }
+  console.log('done')
+  return { name, requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 }
+}
+
+const pad = (text: string, width: number) => text.padEnd(width)
+const num = (value: number, digits = 0) => value.toFixed(digits).padStart(9)
+
+async function main(): Promise<void> {
+  const bin = fileURLToPath(new URL('../bin/ivs-mock.js', import.meta.url))
+  const bareScript = fileURLToPath(new URL('./bare-server.ts', import.meta.url))
+  console.log(`ivs-mock benchmark: Node ${process.version}, ${availableParallelism()} CPUs, ${options.connections} connections, ${options.duration} s per target`)
+
+  // The rate limit is lifted so the load measures the mock, not its 429s.
+  const mock = await start([bin, 'serve', '--port', '0', '--rate-limit', '1000000000'])
+  const children = [mock.child]
+  try {
+    const rssAfterStart = rssMegabytes(mock.child.pid)
+    const headers = { Authorization: `Bearer ${TOKEN}` }
+    const sample = await fetch(`${mock.origin}/api/v2/clients?limit=1`, { headers })
+    const client = ((await sample.json()) as { data: Array<{ id: number }> }).data[0]
+    if (!client) throw new Error('the seeded team has no client to read')
+    const clientJson = await (await fetch(`${mock.origin}/api/v2/clients/${client.id}`, { headers })).text()
+
+    // The bare handler answers the same client JSON, so both sides serialise the same payload.
+    const bare = await start(['--import', 'tsx', bareScript], { BARE_BODY: clientJson })
+    children.push(bare.child)
+
+    console.log('running:')
+    const baseline = await load('bare Hono handler (fixed JSON)', `${bare.origin}/`, {})
+    const targets = [
+      await load('GET /clients/{id}', `${mock.origin}/api/v2/clients/${client.id}`, headers),
+      await load('GET /clients?limit=25', `${mock.origin}/api/v2/clients?limit=25`, headers),
+    ]
+    const rssAfterLoad = rssMegabytes(mock.child.pid)
+
+    console.log('')
+    console.log(`${pad('target', 34)}${'req/s'.padStart(9)}${'x bare'.padStart(9)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'x p50'.padStart(9)}${'x p99'.padStart(9)}`)
+    for (const m of [baseline, ...targets]) {
+      console.log(
+        `${pad(m.name, 34)}${num(m.requestsPerSecond)}${num(m.requestsPerSecond / baseline.requestsPerSecond, 2)}${num(m.p50, 1)}${num(m.p99, 1)}${num(m.p50 / Math.max(baseline.p50, 0.001), 2)}${num(m.p99 / Math.max(baseline.p99, 0.001), 2)}`,
+      )
+    }
+    console.log('')
+    console.log(`start-up: ${mock.startupMs.toFixed(0)} ms from spawn to listening (bare handler: ${bare.startupMs.toFixed(0)} ms)`)
+    console.log(`memory (RSS): ${rssAfterStart.toFixed(0)} MB after start, ${rssAfterLoad.toFixed(0)} MB after load`)
+    const ratio = (targets[0] as Measurement).requestsPerSecond / baseline.requestsPerSecond
+    console.log(`goal: GET /clients/{id} at least 0.50x the bare handler's throughput: ${ratio >= 0.5 ? 'met' : 'NOT met'} (${ratio.toFixed(2)}x)`)
+  } finally {
+    for (const child of children) child.kill('SIGTERM')
+  }
+}
+
+await main()

@@ -1,0 +1,233 @@
+// The CLI as users run it: a real process, real flags and environment, a real socket on 127.0.0.1.
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterEach, describe, expect, it } from 'vitest'
+
+const BIN = fileURLToPath(new URL('../../bin/ivs-mock.js', import.meta.url))
+const STARTUP_LIMIT_MS = 15_000
+
+interface Finished {
+  code: number | null
+  stdout: string
+  stderr: string
+}
+
+const running = new Set<ChildProcess>()
+afterEach(() => {
+  for (const child of running) child.kill('SIGKILL')
+  running.clear()
+})
+
+function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env = { ...process.env, ...extra }
+  for (const name of ['PORT', 'IVS_HOST', 'IVS_SEED', 'IVS_DATA', 'IVS_RATE_LIMIT', 'IVS_CLOCK', 'IVS_CORS']) {
+    if (!(name in extra)) delete env[name]
+  }
+  return env
+}
+
+/** Runs the CLI to completion (for commands that exit by themselves). */
+function run(args: string[], env: Record<string, string> = {}): Promise<Finished> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env: cleanEnv(env) })
+    running.add(child)
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL')
+      reject(new Error(`ivs-mock ${args.join(' ')} did not exit within ${STARTUP_LIMIT_MS} ms`))
+    }, STARTUP_LIMIT_MS)
+    child.on('exit', (code) => {
+      clearTimeout(timer)
+      running.delete(child)
+      resolve({ code, stdout, stderr })
+    })
+  })
+}
+
+interface Server {
+  child: ChildProcess
+  origin: string
+  output: string
+  stop(): Promise<number | null>
+}
+
+/** Starts `ivs-mock serve` and waits for its start-up lines. */
+function start(args: string[], env: Record<string, string> = {}): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, 'serve', ...args], { env: cleanEnv(env) })
+    running.add(child)
+    let output = ''
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL')
+      reject(new Error(`the mock did not start within ${STARTUP_LIMIT_MS} ms: ${output}`))
+    }, STARTUP_LIMIT_MS)
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString()
+      const match = /listening on (http:\/\/[^/\s]+)\/api\/v2/.exec(output)
+      if (match && output.includes('Try')) {
+        clearTimeout(timer)
+        resolve({
+          child,
+          origin: match[1] as string,
+          output,
+          stop: () =>
+            new Promise((done) => {
+              child.once('exit', (code) => {
+                running.delete(child)
+                done(code)
+              })
+              child.kill('SIGTERM')
+            }),
+        })
+      }
+    })
+    child.on('exit', (code) => {
+      clearTimeout(timer)
+      reject(new Error(`the mock exited with ${String(code)} before starting: ${output}`))
+    })
+  })
+}
+
+const auth = { Authorization: 'Bearer ivs_acme_owner' }
+
+describe('ivs-mock serve', () => {
+  it('starts on 127.0.0.1, prints the base URL, the tokens and a curl to try, and serves the API', async () => {
+    const server = await start(['--port', '0'])
+    expect(server.origin).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+    expect(server.output).toContain(`listening on ${server.origin}/api/v2`)
+    expect(server.output).toContain('ivs_acme_owner (owner)')
+    expect(server.output).toContain('ivs_initech_owner (owner)')
+    expect(server.output).toContain('401 on purpose: ivs_revoked, ivs_expired')
+    expect(server.output).toContain(`curl -H "Authorization: Bearer ivs_acme_owner" "${server.origin}/api/v2/clients?limit=2"`)
+
+    const res = await fetch(`${server.origin}/api/v2/clients?limit=2`, { headers: auth })
+    const body: any = await res.json()
+    expect(res.status).toBe(200)
+    expect({ status: res.status, body }).toMatchContract('clients.list')
+    expect(body.total).toBe(50)
+    expect(res.headers.get('x-ratelimit-limit')).toBe('200')
+    expect(await server.stop()).toBe(0)
+  })
+
+  it('takes the port from PORT and options from their environment variables', async () => {
+    const port = await freePort()
+    const server = await start([], { PORT: String(port), IVS_RATE_LIMIT: '7' })
+    expect(server.origin).toBe(`http://127.0.0.1:${port}`)
+    const res = await fetch(`${server.origin}/api/v2/status`, { headers: auth })
+    expect(res.status).toBe(204)
+    expect(res.headers.get('x-ratelimit-limit')).toBe('7')
+    await server.stop()
+  })
+
+  it('starts the clock where --clock says', async () => {
+    const server = await start(['--port', '0', '--clock', '2030-01-02T03:04:05Z'])
+    const res = await fetch(`${server.origin}/api/v2/clients`, {
+      method: 'POST',
+      headers: { ...auth, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: { first_name: 'Clock', last_name: 'Test' }, email: 'clock@example.com' }),
+    })
+    const body: any = await res.json()
+    expect(res.status).toBe(201)
+    expect(body.created_at.slice(0, 15)).toBe('2030-01-02T03:0')
+    await server.stop()
+  })
+
+  it('keeps state across restarts with --data', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ivs-mock-cli-'))
+    try {
+      const file = join(dir, 'state.json')
+      const first = await start(['--port', '0', '--data', file])
+      expect(first.output).toContain(`${file} (seeded)`)
+      const created = await fetch(`${first.origin}/api/v2/clients`, {
+        method: 'POST',
+        headers: { ...auth, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ name: { first_name: 'Persisted', last_name: 'Person' }, email: 'persisted@example.com' }),
+      })
+      const client: any = await created.json()
+      expect(await first.stop()).toBe(0)
+
+      const second = await start(['--port', '0', '--data', file])
+      expect(second.output).toContain(`${file} (loaded)`)
+      const res = await fetch(`${second.origin}/api/v2/clients/${String(client.id)}`, { headers: auth })
+      expect(res.status).toBe(200)
+      expect(((await res.json()) as any).name.full_name).toBe('Persisted Person')
+      await second.stop()
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+})
+
+describe('ivs-mock command line errors', () => {
+  it('prints help with every option and its environment variable, and exits 0', async () => {
+    const { code, stdout } = await run(['serve', '--help'])
+    expect(code).toBe(0)
+    const help = stdout.replace(/\s+/g, ' ')
+    for (const text of ['--port', 'env: PORT', '--host', 'env: IVS_HOST', '--seed', '--data', '--record-expiry-days', '--rate-limit', '--rate-limit-window', '--clock', '--cors']) {
+      expect(help).toContain(text)
+    }
+  })
+
+  it('prints the version and exits 0', async () => {
+    const { code, stdout } = await run(['--version'])
+    expect(code).toBe(0)
+    expect(stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/)
+  })
+
+  it.each([
+    [['serve', '--bogus'], {}, "unknown option '--bogus'"],
+    [['serve', '--port', 'abc'], {}, 'the port must be a whole number from 0 to 65535.'],
+    [['serve', '--port', '70000'], {}, 'the port must be a whole number from 0 to 65535.'],
+    [['serve'], { PORT: 'eighty' }, 'the port must be a whole number from 0 to 65535.'],
+    [['serve', '--rate-limit', '0'], {}, 'the rate limit must be a whole number from 1 to 1000000000.'],
+    [['serve', '--clock', 'yesterday'], {}, 'expected an ISO 8601 date or date-time'],
+    [['serve', '--cors', 'maybe'], {}, 'expected true or false.'],
+    [['serve', 'extra'], {}, 'too many arguments'],
+  ])('%j %j exits 2 with a clear message', async (args, env, message) => {
+    const { code, stderr } = await run(args, env)
+    expect(code).toBe(2)
+    expect(stderr).toContain(message)
+  })
+
+  it('refuses a data file of another format with exit 2 and says what to do', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ivs-mock-cli-'))
+    try {
+      const file = join(dir, 'old.json')
+      await writeFile(file, JSON.stringify({ format: 0 }))
+      const { code, stderr } = await run(['serve', '--port', '0', '--data', file])
+      expect(code).toBe(2)
+      expect(stderr).toContain('delete it to start from the seeded world')
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+
+  it('says so and exits 1 when the port is taken', async () => {
+    const blocker = createServer()
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve))
+    const port = (blocker.address() as { port: number }).port
+    try {
+      const { code, stderr } = await run(['serve', '--port', String(port)])
+      expect(code).toBe(1)
+      expect(stderr).toContain(`port ${port} on 127.0.0.1 is already in use`)
+    } finally {
+      blocker.close()
+    }
+  })
+})
+
+async function freePort(): Promise<number> {
+  const probe = createServer()
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve))
+  const port = (probe.address() as { port: number }).port
+  await new Promise((resolve) => probe.close(resolve))
+  return port
+}

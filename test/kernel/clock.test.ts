@@ -1,0 +1,113 @@
+// The mock's clock: frozen (tests) or ticking with the system. The system time is faked with
+// vitest's Date mock, so a ticking clock is checked without waiting.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { createClock, toDate, toTimestamp } from '../../src/kernel/clock.ts'
+
+const SYSTEM = new Date('2030-03-10T08:00:00.000Z')
+const START = new Date('2026-07-01T12:00:00.000Z')
+
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['Date'] })
+  vi.setSystemTime(SYSTEM)
+})
+
+afterEach(() => {
+  vi.useRealTimers()
+})
+
+/** Moves the (faked) system time on. */
+const systemAdvance = (ms: number) => vi.setSystemTime(new Date(Date.now() + ms))
+
+describe('toTimestamp and toDate', () => {
+  it('formats a moment as YYYY-MM-DDTHH:MM:SSZ, dropping milliseconds', () => {
+    expect(toTimestamp(new Date('2026-01-02T03:04:05.678Z'))).toBe('2026-01-02T03:04:05Z')
+    expect(toTimestamp(new Date('2026-01-02T03:04:05.999Z'))).toBe('2026-01-02T03:04:05Z')
+    expect(toTimestamp(new Date('2026-01-02T03:04:05Z'))).toBe('2026-01-02T03:04:05Z')
+  })
+
+  it('is always UTC', () => {
+    expect(toTimestamp(new Date('2026-01-02T01:30:00+02:00'))).toBe('2026-01-01T23:30:00Z')
+  })
+
+  it('formats the UTC date as YYYY-MM-DD', () => {
+    expect(toDate(new Date('2026-01-02T03:04:05.678Z'))).toBe('2026-01-02')
+    expect(toDate(new Date('2026-12-31T23:59:59.999Z'))).toBe('2026-12-31')
+    expect(toDate(new Date('2026-01-01T00:30:00+01:00'))).toBe('2025-12-31')
+  })
+})
+
+describe('a frozen clock', () => {
+  it('stays at its start while the system time moves', () => {
+    const clock = createClock({ start: START, frozen: true })
+    expect(clock.frozen).toBe(true)
+    systemAdvance(3_600_000)
+    expect(clock.now()).toEqual(START)
+    expect(clock.timestamp()).toBe('2026-07-01T12:00:00Z')
+    expect(clock.today()).toBe('2026-07-01')
+  })
+
+  it('starts at the system time without a start', () => {
+    const clock = createClock({ frozen: true })
+    systemAdvance(5_000)
+    expect(clock.now()).toEqual(SYSTEM)
+  })
+
+  it('moves only when advanced, forwards or back', () => {
+    const clock = createClock({ start: START, frozen: true })
+    clock.advance(90_000)
+    expect(clock.timestamp()).toBe('2026-07-01T12:01:30Z')
+    clock.advance(12 * 3_600_000)
+    expect(clock.today()).toBe('2026-07-02')
+    clock.advance(-12 * 3_600_000 - 90_000)
+    expect(clock.now()).toEqual(START)
+  })
+
+  it('jumps when set, and stays there', () => {
+    const clock = createClock({ start: START, frozen: true })
+    clock.set(new Date('2027-02-03T04:05:06.789Z'))
+    systemAdvance(60_000)
+    expect(clock.now()).toEqual(new Date('2027-02-03T04:05:06.789Z'))
+    expect(clock.timestamp()).toBe('2027-02-03T04:05:06Z')
+    expect(clock.today()).toBe('2027-02-03')
+  })
+
+  it('returns a new Date each time, so callers cannot move it', () => {
+    const clock = createClock({ start: START, frozen: true })
+    clock.now().setTime(0)
+    expect(clock.now()).toEqual(START)
+  })
+})
+
+describe('a ticking clock', () => {
+  it('is not frozen by default and follows the system time', () => {
+    const clock = createClock()
+    expect(clock.frozen).toBe(false)
+    expect(clock.now()).toEqual(SYSTEM)
+    systemAdvance(2_500)
+    expect(clock.now()).toEqual(new Date(SYSTEM.getTime() + 2_500))
+  })
+
+  it('ticks on from its start', () => {
+    const clock = createClock({ start: START })
+    expect(clock.now()).toEqual(START)
+    systemAdvance(61_000)
+    expect(clock.timestamp()).toBe('2026-07-01T12:01:01Z')
+  })
+
+  it('keeps ticking after an advance', () => {
+    const clock = createClock({ start: START })
+    clock.advance(86_400_000)
+    expect(clock.today()).toBe('2026-07-02')
+    systemAdvance(1_000)
+    expect(clock.now()).toEqual(new Date(START.getTime() + 86_400_000 + 1_000))
+  })
+
+  it('keeps ticking from a moment it is set to', () => {
+    const clock = createClock({ start: START })
+    systemAdvance(10_000)
+    clock.set(new Date('2028-01-01T00:00:00Z'))
+    expect(clock.timestamp()).toBe('2028-01-01T00:00:00Z')
+    systemAdvance(30_000)
+    expect(clock.timestamp()).toBe('2028-01-01T00:00:30Z')
+  })
+})

@@ -1,0 +1,324 @@
+// The list kernel: pagination (paginate, actionList), sort_by/order_by, search and expand,
+// called directly as the plain functions they are.
+import { describe, expect, it } from 'vitest'
+import { expandOf, NO_EXPAND } from '../../src/kernel/expand.ts'
+import { actionList, paginate } from '../../src/kernel/pagination.ts'
+import { foldText, matchesSearch, searchWords } from '../../src/kernel/search.ts'
+import { sortRows, type SortAccessors } from '../../src/kernel/sort.ts'
+import { checkQuery, queryShapeOf, readQuery } from '../../src/kernel/validate.ts'
+import { contracts } from '../support/contracts.ts'
+
+const BASE = 'http://localhost/api/v2/clients'
+
+describe('paginate', () => {
+  const items = [1, 2, 3, 4, 5, 6, 7].map((id) => ({ id }))
+  const present = (item: { id: number }) => ({ object: 'thing', id: item.id })
+
+  it('gives the first page with totals and a next link', () => {
+    expect(paginate(items, { page: 1, limit: 3 }, `${BASE}?limit=3`, present)).toEqual({
+      object: 'paginated_list',
+      data: [1, 2, 3].map((id) => ({ object: 'thing', id })),
+      total: 7,
+      count: 3,
+      limit: 3,
+      current_page: 1,
+      total_pages: 3,
+      links: { next: `${BASE}?limit=3&page=2`, previous: null },
+    })
+  })
+
+  it('gives a middle page with both links', () => {
+    expect(paginate(items, { page: 2, limit: 3 }, `${BASE}?limit=3&page=2`, present)).toMatchObject({
+      data: [4, 5, 6].map((id) => ({ object: 'thing', id })),
+      count: 3,
+      current_page: 2,
+      links: { next: `${BASE}?limit=3&page=3`, previous: `${BASE}?limit=3&page=1` },
+    })
+  })
+
+  it('gives a short last page without a next link', () => {
+    expect(paginate(items, { page: 3, limit: 3 }, `${BASE}?limit=3&page=3`, present)).toEqual({
+      object: 'paginated_list',
+      data: [{ object: 'thing', id: 7 }],
+      total: 7,
+      count: 1,
+      limit: 3,
+      current_page: 3,
+      total_pages: 3,
+      links: { next: null, previous: `${BASE}?limit=3&page=2` },
+    })
+  })
+
+  it('counts an exactly full last page as the last', () => {
+    const six = items.slice(0, 6)
+    expect(paginate(six, { page: 2, limit: 3 }, `${BASE}?limit=3&page=2`, present)).toMatchObject({
+      total: 6,
+      count: 3,
+      total_pages: 2,
+      links: { next: null, previous: `${BASE}?limit=3&page=1` },
+    })
+  })
+
+  it('answers a page past the end with empty data, keeping the totals', () => {
+    expect(paginate(items, { page: 5, limit: 3 }, `${BASE}?limit=3&page=5`, present)).toEqual({
+      object: 'paginated_list',
+      data: [],
+      total: 7,
+      count: 0,
+      limit: 3,
+      current_page: 5,
+      total_pages: 3,
+      links: { next: null, previous: `${BASE}?limit=3&page=4` },
+    })
+  })
+
+  it('has links null when everything fits on one page', () => {
+    expect(paginate(items, { page: 1, limit: 25 }, BASE, present)).toEqual({
+      object: 'paginated_list',
+      data: items.map(present),
+      total: 7,
+      count: 7,
+      limit: 25,
+      current_page: 1,
+      total_pages: 1,
+      links: null,
+    })
+  })
+
+  it('has one page, empty, and links null for an empty list', () => {
+    expect(paginate([], { page: 1, limit: 25 }, BASE, present)).toEqual({
+      object: 'paginated_list',
+      data: [],
+      total: 0,
+      count: 0,
+      limit: 25,
+      current_page: 1,
+      total_pages: 1,
+      links: null,
+    })
+  })
+
+  it('has links null on a page past the end of a single-page list', () => {
+    expect(paginate(items, { page: 2, limit: 25 }, `${BASE}?page=2`, present)).toMatchObject({ data: [], count: 0, total_pages: 1, links: null })
+  })
+
+  it('keeps every query parameter of the request in the links, changing only page', () => {
+    const url = `${BASE}?search=ada+lovelace&expand=client&expand=record&sort_by=name.last_name&order_by=desc&page=2&limit=2&status=approved`
+    const list = paginate(items, { page: 2, limit: 2 }, url, present)
+    const links = list.links as { next: string; previous: string }
+    const params = (link: string) => [...new URL(link).searchParams.entries()]
+    const expected = (page: string) => [
+      ['search', 'ada lovelace'],
+      ['expand', 'client'],
+      ['expand', 'record'],
+      ['sort_by', 'name.last_name'],
+      ['order_by', 'desc'],
+      ['page', page],
+      ['limit', '2'],
+      ['status', 'approved'],
+    ]
+    expect(params(links.next)).toEqual(expected('3'))
+    expect(params(links.previous)).toEqual(expected('1'))
+    expect(new URL(links.next).origin + new URL(links.next).pathname).toBe(BASE)
+  })
+
+  it('adds page to links of a request that did not name one', () => {
+    const list = paginate(items, { page: 1, limit: 2 }, `${BASE}?expand=client`, present)
+    expect(list.links).toEqual({ next: `${BASE}?expand=client&page=2`, previous: null })
+  })
+
+  it('keeps one page parameter when the request repeated it', () => {
+    const list = paginate(items, { page: 2, limit: 2 }, `${BASE}?page=1&page=2&limit=2`, present)
+    expect(list.links).toEqual({ next: `${BASE}?page=3&limit=2`, previous: `${BASE}?page=1&limit=2` })
+  })
+
+  it('presents only the items of the page', () => {
+    const presented: number[] = []
+    paginate(items, { page: 2, limit: 3 }, BASE, (item) => presented.push(item.id))
+    expect(presented).toEqual([4, 5, 6])
+  })
+})
+
+describe('actionList', () => {
+  it('holds only what is given, on one page', () => {
+    expect(actionList([{ id: 1 }, { id: 2 }])).toEqual({
+      object: 'list',
+      data: [{ id: 1 }, { id: 2 }],
+      total: 2,
+      count: 2,
+      limit: 2,
+      has_more: false,
+    })
+  })
+
+  it('has a limit of at least 1 when empty', () => {
+    expect(actionList([])).toEqual({ object: 'list', data: [], total: 0, count: 0, limit: 1, has_more: false })
+  })
+})
+
+interface Row {
+  id: number
+  name: string | null
+  score?: number | null
+}
+
+const accessors: SortAccessors<Row> = { name: (row) => row.name, score: (row) => row.score ?? null }
+const ids = (rows: Row[]) => rows.map((row) => row.id)
+const rowsNamed = (...names: Array<string | null>): Row[] => names.map((name, index) => ({ id: index + 1, name }))
+
+describe('sortRows', () => {
+  it('compares strings case-insensitively', () => {
+    const rows = rowsNamed('bob', 'Alice', 'carol', 'Dave', 'alan')
+    expect(sortRows(rows, accessors, { sort_by: 'name', order_by: 'asc' }).map((row) => row.name)).toEqual(['alan', 'Alice', 'bob', 'carol', 'Dave'])
+  })
+
+  it('ignores accents when ordering', () => {
+    const rows = rowsNamed('Zoe', 'Émile', 'Dora', 'Fred')
+    expect(sortRows(rows, accessors, { sort_by: 'name', order_by: 'asc' }).map((row) => row.name)).toEqual(['Dora', 'Émile', 'Fred', 'Zoe'])
+  })
+
+  it('puts nulls first in ascending order and last in descending order', () => {
+    const rows = rowsNamed('b', null, 'a', null)
+    expect(ids(sortRows(rows, accessors, { sort_by: 'name', order_by: 'asc' }))).toEqual([2, 4, 3, 1])
+    expect(ids(sortRows(rows, accessors, { sort_by: 'name', order_by: 'desc' }))).toEqual([1, 3, 4, 2])
+  })
+
+  it('breaks ties by id (the reverse in descending order)', () => {
+    const rows: Row[] = [
+      { id: 9, name: 'Smith' },
+      { id: 3, name: 'smith' },
+      { id: 5, name: 'Adams' },
+      { id: 1, name: 'SMITH' },
+    ]
+    expect(ids(sortRows(rows, accessors, { sort_by: 'name', order_by: 'asc' }))).toEqual([5, 1, 3, 9])
+    expect(ids(sortRows(rows, accessors, { sort_by: 'name', order_by: 'desc' }))).toEqual([9, 3, 1, 5])
+  })
+
+  it('treats names differing only by accent as a tie', () => {
+    const rows: Row[] = [
+      { id: 2, name: 'Zoë' },
+      { id: 1, name: 'Zoe' },
+    ]
+    expect(ids(sortRows(rows, accessors, { sort_by: 'name', order_by: 'asc' }))).toEqual([1, 2])
+  })
+
+  it('orders digits inside strings numerically', () => {
+    const rows = rowsNamed('Client 10', 'Client 2', 'Client 1', 'client 20')
+    expect(sortRows(rows, accessors, { sort_by: 'name', order_by: 'asc' }).map((row) => row.name)).toEqual([
+      'Client 1',
+      'Client 2',
+      'Client 10',
+      'client 20',
+    ])
+  })
+
+  it('orders numbers as numbers', () => {
+    const rows: Row[] = [
+      { id: 1, name: null, score: 10 },
+      { id: 2, name: null, score: 9 },
+      { id: 3, name: null, score: 100 },
+      { id: 4, name: null, score: null },
+    ]
+    expect(ids(sortRows(rows, accessors, { sort_by: 'score', order_by: 'asc' }))).toEqual([4, 2, 1, 3])
+  })
+
+  it('orders wire timestamps chronologically', () => {
+    const rows = rowsNamed('2026-07-01T12:00:00Z', '2025-12-31T23:59:59Z', '2026-01-01T00:00:00Z')
+    expect(ids(sortRows(rows, accessors, { sort_by: 'name', order_by: 'desc' }))).toEqual([1, 3, 2])
+  })
+
+  it('sorts by id without an accessor for it', () => {
+    const rows: Row[] = [3, 1, 2].map((id) => ({ id, name: null }))
+    expect(ids(sortRows(rows, {}, { sort_by: 'id', order_by: 'asc' }))).toEqual([1, 2, 3])
+    expect(ids(sortRows(rows, {}, { sort_by: 'id', order_by: 'desc' }))).toEqual([3, 2, 1])
+  })
+
+  it('is ascending without an order_by', () => {
+    expect(ids(sortRows(rowsNamed('b', 'a'), accessors, { sort_by: 'name' }))).toEqual([2, 1])
+  })
+
+  it('returns a copy, leaving the stored rows in their order', () => {
+    const rows = rowsNamed('b', 'a')
+    const sorted = sortRows(rows, accessors, { sort_by: 'name', order_by: 'asc' })
+    expect(sorted).not.toBe(rows)
+    expect(ids(rows)).toEqual([1, 2])
+  })
+
+  it('throws for a sort_by it has no accessor for (a coding mistake, not a 422)', () => {
+    expect(() => sortRows(rowsNamed('a'), accessors, { sort_by: 'email' })).toThrow('sort: no accessor for email')
+  })
+})
+
+describe('search', () => {
+  it('folds case and accents', () => {
+    expect(foldText('Zoë ÉMILE Ångström')).toBe('zoe emile angstrom')
+  })
+
+  it('splits a search into folded words, ignoring extra spaces', () => {
+    expect(searchWords('  Zoë   SMITH\t')).toEqual(['zoe', 'smith'])
+    expect(searchWords('   ')).toEqual([])
+  })
+
+  it('matches case-insensitively', () => {
+    expect(matchesSearch(searchWords('LOVELACE'), ['Ada', 'Lovelace'])).toBe(true)
+    expect(matchesSearch(searchWords('ada'), ['ADA'])).toBe(true)
+  })
+
+  it('matches regardless of accents on either side', () => {
+    expect(matchesSearch(searchWords('zoe'), ['Zoë'])).toBe(true)
+    expect(matchesSearch(searchWords('Zoë'), ['Zoe'])).toBe(true)
+    expect(matchesSearch(searchWords('francois'), ['François'])).toBe(true)
+  })
+
+  it('matches parts of words', () => {
+    expect(matchesSearch(searchWords('love'), ['Lovelace'])).toBe(true)
+    expect(matchesSearch(searchWords('123'), ['CL-001234'])).toBe(true)
+  })
+
+  it('needs every word, each in any field', () => {
+    const fields = ['Ada', 'Lovelace', 'CL-001234']
+    expect(matchesSearch(searchWords('ada cl-0012'), fields)).toBe(true)
+    expect(matchesSearch(searchWords('lovelace ada'), fields)).toBe(true)
+    expect(matchesSearch(searchWords('ada byron'), fields)).toBe(false)
+  })
+
+  it('does not match a word across two fields', () => {
+    expect(matchesSearch(searchWords('adalovelace'), ['Ada', 'Lovelace'])).toBe(false)
+  })
+
+  it('skips null, undefined and empty fields', () => {
+    expect(matchesSearch(searchWords('ada'), [null, undefined, '', 'Ada'])).toBe(true)
+    expect(matchesSearch(searchWords('ada'), [null, undefined, ''])).toBe(false)
+  })
+
+  it('matches everything for a search without words', () => {
+    expect(matchesSearch([], ['Ada'])).toBe(true)
+    expect(matchesSearch([], [null])).toBe(true)
+  })
+})
+
+describe('expandOf', () => {
+  it('is the set of expanded properties', () => {
+    const expand = expandOf({ expand: ['client', 'items'] })
+    expect([...expand].sort()).toEqual(['client', 'items'])
+    expect(expand.has('client')).toBe(true)
+    expect(expand.has('assignees')).toBe(false)
+  })
+
+  it('is empty without expand (or with a value that is not a list)', () => {
+    expect(expandOf({})).toBe(NO_EXPAND)
+    expect(expandOf({ expand: 'client' })).toBe(NO_EXPAND)
+    expect(NO_EXPAND.size).toBe(0)
+  })
+
+  it('does not depend on the order or the form of the query', () => {
+    const shape = queryShapeOf(contracts.querySchema('cases.list'))
+    const expandFrom = (search: string) =>
+      expandOf(checkQuery(contracts.queryValidator('cases.list'), readQuery(new URL(`http://localhost/api/v2/cases${search}`), shape)))
+    const expected = ['assignees', 'client', 'items']
+    expect([...expandFrom('?expand=client,items,assignees')].sort()).toEqual(expected)
+    expect([...expandFrom('?expand=items&expand=assignees&expand=client')].sort()).toEqual(expected)
+    expect([...expandFrom('?expand[]=assignees&expand[]=items,client')].sort()).toEqual(expected)
+    expect(expandFrom('')).toBe(NO_EXPAND)
+  })
+})

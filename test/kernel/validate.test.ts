@@ -1,0 +1,493 @@
+// The Laravel-style message catalogue of src/kernel/validate.ts, driven by the compiled contract
+// validators, plus the query-string reader and the JSON body parser.
+import { describe, expect, it } from 'vitest'
+import type { ValidateFunction } from 'ajv'
+import { HttpError } from '../../src/kernel/errors.ts'
+import { checkBody, checkQuery, parseJsonBody, queryShapeOf, readQuery, toValidationErrors } from '../../src/kernel/validate.ts'
+import { contracts } from '../support/contracts.ts'
+
+/** Validates a copy of the input and returns the 422 body toValidationErrors makes of it. */
+function errorsOf(validate: ValidateFunction, input: unknown): Record<string, string[]> {
+  const data = structuredClone(input)
+  expect(validate(data), `expected ${JSON.stringify(input).slice(0, 200)} to be invalid`).toBe(false)
+  return toValidationErrors(validate.errors, data)
+}
+
+function body(operationId: string): ValidateFunction {
+  const validate = contracts.bodyValidator(operationId)
+  if (!validate) throw new Error(`${operationId} takes no body`)
+  return validate
+}
+
+const query = (operationId: string) => contracts.queryValidator(operationId)
+
+/** A schema outside contracts/, for message kinds no contract uses (yet). */
+function schema(name: string, properties: Record<string, unknown>): ValidateFunction {
+  return contracts.compile({ $id: `https://contracts.ivs-mock.local/test/validate/${name}.json`, type: 'object', properties })
+}
+
+/** The error a function throws (fails the test when it throws nothing). */
+function thrown(fn: () => unknown): unknown {
+  try {
+    fn()
+  } catch (error) {
+    return error
+  }
+  throw new Error('expected the call to throw')
+}
+
+const VALID_CLIENT = { name: { first_name: 'Ada', last_name: 'Lovelace' }, email: 'ada@example.com' }
+
+describe('toValidationErrors: the message catalogue', () => {
+  it('is empty for no errors', () => {
+    expect(toValidationErrors(null, {})).toEqual({})
+    expect(toValidationErrors(undefined, {})).toEqual({})
+    expect(toValidationErrors([], {})).toEqual({})
+  })
+
+  describe('required', () => {
+    it('names each missing top-level property', () => {
+      expect(errorsOf(body('clients.create'), {})).toEqual({
+        name: ['The name field is required.'],
+        email: ['The email field is required.'],
+      })
+    })
+
+    it('keys a missing nested property by its dot path, naming only its last part', () => {
+      expect(errorsOf(body('clients.create'), { name: {}, email: 'ada@example.com' })).toEqual({
+        'name.first_name': ['The first name field is required.'],
+        'name.last_name': ['The last name field is required.'],
+      })
+    })
+
+    it('keys properties of array items by index, naming the property without the index', () => {
+      expect(errorsOf(body('clients.assignees.add'), [{ type: 'team_member' }])).toEqual({
+        '0.team_member': ['The team member field is required.'],
+      })
+    })
+  })
+
+  describe('type', () => {
+    it('string', () => {
+      expect(errorsOf(body('clients.create'), { ...VALID_CLIENT, mobile: 5 })).toEqual({ mobile: ['The mobile field must be a string.'] })
+    })
+
+    it('integer', () => {
+      expect(errorsOf(body('clients.files.create'), { attachment: 'abc' })).toEqual({
+        attachment: ['The attachment field must be an integer.'],
+      })
+    })
+
+    it('integer, in a query (after coercion)', () => {
+      expect(errorsOf(query('clients.list'), { assignee: 'abc', limit: '1.5' })).toEqual({
+        assignee: ['The assignee field must be an integer.'],
+        limit: ['The limit field must be an integer.'],
+      })
+    })
+
+    it('boolean', () => {
+      expect(errorsOf(body('records.update'), { is_archived: 'yes' })).toEqual({
+        is_archived: ['The is archived field must be true or false.'],
+      })
+      expect(errorsOf(query('webhooks.list'), { enabled: 'maybe' })).toEqual({ enabled: ['The enabled field must be true or false.'] })
+    })
+
+    it('array', () => {
+      expect(errorsOf(body('webhooks.create'), { url: 'https://hooks.example.com/ivs', events: 'client.created' })).toEqual({
+        events: ['The events field must be an array.'],
+      })
+    })
+
+    it('object', () => {
+      expect(errorsOf(body('clients.create'), { ...VALID_CLIENT, name: 'Ada Lovelace' })).toEqual({
+        name: ['The name field must be an object.'],
+      })
+      expect(errorsOf(body('clients.corrections.update'), { status: 'accepted', correction: 'Ada' })).toEqual({
+        correction: ['The correction field must be an object.'],
+      })
+    })
+  })
+
+  describe('enum and const', () => {
+    it('enum: the selected value is invalid', () => {
+      expect(errorsOf(body('clients.create'), { ...VALID_CLIENT, status: 'bogus' })).toEqual({ status: ['The selected status is invalid.'] })
+    })
+
+    it('enum in a query, including sort_by and order_by', () => {
+      expect(errorsOf(query('clients.list'), { status: 'bogus', sort_by: 'email', order_by: 'up' })).toEqual({
+        status: ['The selected status is invalid.'],
+        sort_by: ['The selected sort by is invalid.'],
+        order_by: ['The selected order by is invalid.'],
+      })
+    })
+
+    it('const', () => {
+      expect(errorsOf(body('clients.assignees.add'), [{ type: 'user', team_member: 3 }])).toEqual({
+        '0.type': ['The selected type is invalid.'],
+      })
+    })
+
+    it('an item of an array query parameter is keyed by its index', () => {
+      expect(errorsOf(query('cases.list'), { status: ['bogus'] })).toEqual({ 'status.0': ['The selected status is invalid.'] })
+    })
+
+    it('a nested enum names only the last path part', () => {
+      expect(errorsOf(body('steps.validate'), { steps: [{ type: 'check.bogus' }] })).toEqual({
+        'steps.0.type': ['The selected type is invalid.'],
+      })
+    })
+  })
+
+  describe('format', () => {
+    it('email', () => {
+      expect(errorsOf(body('clients.create'), { ...VALID_CLIENT, email: 'not-an-email' })).toEqual({
+        email: ['The email field must be a valid email address.'],
+      })
+      expect(errorsOf(body('clients.create'), { ...VALID_CLIENT, email: '' })).toEqual({
+        email: ['The email field must be a valid email address.'],
+      })
+    })
+
+    it('date', () => {
+      expect(errorsOf(body('clients.create'), { ...VALID_CLIENT, dob: '2020-13-45' })).toEqual({
+        dob: ['The dob field must match the format Y-m-d.'],
+      })
+    })
+
+    it('date: a value that is not a date at all gets one message, not two', () => {
+      // One failure reads as one message (the date once had both format: date and a pattern, giving two).
+      expect(errorsOf(body('clients.create'), { ...VALID_CLIENT, dob: 'abc' })).toEqual({
+        dob: ['The dob field must match the format Y-m-d.'],
+      })
+    })
+
+    it('date-time', () => {
+      expect(errorsOf(body('clients.files.create'), { attachment: 1, expires_at: 'yesterday' })).toEqual({
+        expires_at: ['The expires at field must be a valid date.'],
+      })
+      expect(errorsOf(query('aggregates.caseStatus'), { start_date: 'last week' })).toEqual({
+        start_date: ['The start date field must be a valid date.'],
+      })
+    })
+
+    it('uuid', () => {
+      expect(
+        errorsOf(body('records.create'), { client: 1, notification: 'email', steps: [{ type: 'form', preferences: { form: 'not-a-uuid' } }] }),
+      ).toEqual({ 'steps.0.preferences.form': ['The form field must be a valid UUID.'] })
+    })
+
+    it('pattern', () => {
+      expect(errorsOf(schema('pattern', { code: { type: 'string', pattern: '^[A-Z]+$' } }), { code: 'abc' })).toEqual({
+        code: ['The code field format is invalid.'],
+      })
+    })
+
+    it('a custom errorMessage for several keywords is said once', () => {
+      expect(errorsOf(body('webhooks.create'), { url: 'ftp://hooks.example.com', events: ['client.created'] })).toEqual({
+        url: ['The url field must be a valid URL.'],
+      })
+      expect(errorsOf(body('webhooks.create'), { url: 'not a url', events: ['client.created'] })).toEqual({
+        url: ['The url field must be a valid URL.'],
+      })
+    })
+  })
+
+  describe('lengths, sizes and counts', () => {
+    it('minLength 1 reads as required', () => {
+      expect(errorsOf(body('records.steps.reviews.create'), { status: 'approved', message: '' })).toEqual({
+        message: ['The message field is required.'],
+      })
+      expect(errorsOf(body('clients.create'), { ...VALID_CLIENT, name: { first_name: '', last_name: 'Lovelace' } })).toEqual({
+        'name.first_name': ['The first name field is required.'],
+      })
+    })
+
+    it('minLength above 1 names the limit', () => {
+      expect(errorsOf(schema('min-length', { code: { type: 'string', minLength: 3 } }), { code: 'ab' })).toEqual({
+        code: ['The code field must be at least 3 characters.'],
+      })
+    })
+
+    it('maxLength', () => {
+      expect(errorsOf(body('clients.create'), { ...VALID_CLIENT, reference: 'x'.repeat(256) })).toEqual({
+        reference: ['The reference field must not be greater than 255 characters.'],
+      })
+      expect(errorsOf(body('records.steps.reviews.create'), { status: 'approved', message: 'x'.repeat(1001) })).toEqual({
+        message: ['The message field must not be greater than 1000 characters.'],
+      })
+    })
+
+    it('minimum and maximum', () => {
+      expect(errorsOf(query('clients.list'), { page: 0, limit: 101 })).toEqual({
+        page: ['The page field must be at least 1.'],
+        limit: ['The limit field must not be greater than 100.'],
+      })
+      expect(errorsOf(query('clients.list'), { limit: 0 })).toEqual({ limit: ['The limit field must be at least 1.'] })
+      expect(errorsOf(body('clients.files.create'), { attachment: 0 })).toEqual({ attachment: ['The attachment field must be at least 1.'] })
+    })
+
+    it('minItems 1 reads as required', () => {
+      expect(errorsOf(body('webhooks.create'), { url: 'https://hooks.example.com/ivs', events: [] })).toEqual({
+        events: ['The events field is required.'],
+      })
+    })
+
+    it('minItems above 1 names the count', () => {
+      expect(errorsOf(body('formTemplates.create'), { name: 'Onboarding', fields: [] })).toEqual({
+        fields: ['The fields field must have at least 2 items.'],
+      })
+    })
+
+    it('maxItems', () => {
+      expect(errorsOf(schema('max-items', { tags: { type: 'array', maxItems: 2 } }), { tags: ['a', 'b', 'c'] })).toEqual({
+        tags: ['The tags field must not have more than 2 items.'],
+      })
+    })
+
+    it('uniqueItems', () => {
+      expect(
+        errorsOf(body('webhooks.create'), { url: 'https://hooks.example.com/ivs', events: ['client.created', 'client.created'] }),
+      ).toEqual({ events: ['The events field has a duplicate value.'] })
+    })
+
+    it('minProperties on a nested object', () => {
+      expect(errorsOf(body('clients.corrections.update'), { status: 'accepted', correction: {} })).toEqual({
+        correction: ['The correction field must not be empty.'],
+      })
+    })
+  })
+
+  describe('the body as a whole, under "errors"', () => {
+    it('root minProperties', () => {
+      expect(errorsOf(body('clients.update'), {})).toEqual({ errors: ['At least one property is required'] })
+      expect(errorsOf(body('clients.address.replace'), {})).toEqual({ errors: ['At least one property is required'] })
+    })
+
+    it('root type', () => {
+      expect(errorsOf(body('clients.create'), [])).toEqual({ errors: ['The request body must be a JSON object.'] })
+      expect(errorsOf(body('clients.create'), 'Ada')).toEqual({ errors: ['The request body must be a JSON object.'] })
+      expect(errorsOf(body('clients.organisations.add'), {})).toEqual({ errors: ['The request body must be a JSON array.'] })
+    })
+
+    it('any other root failure is keyed errors too', () => {
+      expect(Object.keys(errorsOf(body('clients.organisations.add'), []))).toEqual(['errors'])
+    })
+  })
+
+  describe('combinators', () => {
+    it('anyOf with null: a wrong type is reported once, without the null branch', () => {
+      expect(errorsOf(body('clients.create'), { ...VALID_CLIENT, dob: 5 })).toEqual({ dob: ['The dob field must be a string.'] })
+      expect(errorsOf(body('clients.files.create'), { attachment: 1, expires_at: 5 })).toEqual({
+        expires_at: ['The expires at field must be a string.'],
+      })
+      expect(errorsOf(body('clients.address.replace'), { country: 'ZZ' })).toEqual({ country: ['The selected country is invalid.'] })
+    })
+
+    it('anyOf with null: null itself is valid', () => {
+      const validate = body('clients.create')
+      expect(validate({ ...VALID_CLIENT, dob: null, status: null, landline: null, deletion_date: null })).toBe(true)
+    })
+
+    it('anyOf whose branches all fail on type alone keeps one type message', () => {
+      // records.update expired_at is anyOf [date-time string, boolean]; validate.ts says one type message is kept.
+      const errors = errorsOf(body('records.update'), { expired_at: 5 })
+      expect(Object.keys(errors)).toEqual(['expired_at'])
+      expect(errors.expired_at).toHaveLength(1)
+    })
+
+    it('a custom errorMessage on an anyOf is reported once per value', () => {
+      expect(errorsOf(body('webhooks.create'), { url: 'https://hooks.example.com/ivs', events: ['bogus', 'client.created'] })).toEqual({
+        'events.0': ['The selected event is invalid.'],
+      })
+    })
+
+    it('if/then: the custom message of a missing property, keyed by its path', () => {
+      expect(errorsOf(body('clients.address.replace'), { country: 'GB' })).toEqual({
+        postcode: ['The postcode field is required when country is GB.'],
+      })
+    })
+
+    it('if/then: {placeholders} are filled from the object holding the key', () => {
+      expect(errorsOf(body('clients.address.replace'), { country: 'US', postcode: '' })).toEqual({
+        postcode: ['The postcode field is required when country is US.'],
+      })
+    })
+
+    it('if/then inside a nested object', () => {
+      expect(errorsOf(body('clients.create'), { ...VALID_CLIENT, name: { first_name: 'Ada', last_name: 'Lovelace', title: 'other' } })).toEqual(
+        { 'name.other_title': ['The other title field is required when title is other.'] },
+      )
+      expect(errorsOf(body('clients.update'), { name: { title: 'other', other_title: '' } })).toEqual({
+        'name.other_title': ['The other title field is required when title is other.'],
+      })
+    })
+
+    it('if/then: a prohibited property', () => {
+      expect(errorsOf(body('records.create'), { client: 1, template: 2, notification: 'email' })).toEqual({
+        notification: ['The notification field is prohibited when template is present.'],
+      })
+    })
+  })
+
+  describe('expand', () => {
+    it('an unknown value is keyed expand, with the custom message naming the allowed set', () => {
+      expect(errorsOf(query('credits.list'), { expand: ['bogus'] })).toEqual({ expand: ['The expand parameter must be one of: causer'] })
+    })
+
+    it('several unknown values give the message once', () => {
+      expect(errorsOf(query('cases.list'), { expand: ['bogus', 'client', 'other'] })).toEqual({
+        expand: ['The expand parameter must be one of: client, items, assignees'],
+      })
+    })
+  })
+
+  it('reports every failing field at once', () => {
+    expect(
+      errorsOf(body('clients.create'), {
+        name: { first_name: '', last_name: 5 },
+        email: 'ada@example.com',
+        status: 'bogus',
+        dob: '2020-13-45',
+        mobile: 5,
+      }),
+    ).toEqual({
+      'name.first_name': ['The first name field is required.'],
+      'name.last_name': ['The last name field must be a string.'],
+      status: ['The selected status is invalid.'],
+      dob: ['The dob field must match the format Y-m-d.'],
+      mobile: ['The mobile field must be a string.'],
+    })
+  })
+})
+
+describe('readQuery', () => {
+  const cases = queryShapeOf(contracts.querySchema('cases.list'))
+  const webhooks = queryShapeOf(contracts.querySchema('webhooks.list'))
+  const read = (search: string, shape = cases) => readQuery(new URL(`http://localhost/api/v2/cases${search}`), shape)
+
+  it('knows the array parameters and the types of every parameter from the schema', () => {
+    expect([...cases.arrays].sort()).toEqual(['expand', 'status'])
+    expect(webhooks.types.get('enabled')).toEqual(['boolean'])
+    expect(cases.types.get('assigned_to')).toEqual(['integer', 'boolean'])
+  })
+
+  it('collects repeated values of an array parameter', () => {
+    expect(read('?expand=client&expand=items')).toEqual({ expand: ['client', 'items'] })
+  })
+
+  it('splits comma-separated lists', () => {
+    expect(read('?expand=client,items')).toEqual({ expand: ['client', 'items'] })
+    expect(read('?expand=client%2Citems')).toEqual({ expand: ['client', 'items'] })
+  })
+
+  it('accepts the name[] form', () => {
+    expect(read('?expand[]=client&expand[]=items')).toEqual({ expand: ['client', 'items'] })
+    expect(read('?expand%5B%5D=client&expand%5B%5D=items')).toEqual({ expand: ['client', 'items'] })
+  })
+
+  it('mixes the forms, in order', () => {
+    expect(read('?expand=client,items&expand[]=assignees&status=approved')).toEqual({
+      expand: ['client', 'items', 'assignees'],
+      status: ['approved'],
+    })
+  })
+
+  it('drops empty items of a list', () => {
+    expect(read('?expand=client,,items,%20')).toEqual({ expand: ['client', 'items'] })
+  })
+
+  it('keeps the last value of a scalar parameter', () => {
+    expect(read('?search=first&search=second')).toEqual({ search: 'second' })
+    expect(read('?search[]=first&search=second')).toEqual({ search: 'second' })
+  })
+
+  it('reads true, false, 1 and 0 as booleans, and leaves other values to the validator', () => {
+    expect(read('?enabled=1', webhooks)).toEqual({ enabled: true })
+    expect(read('?enabled=0', webhooks)).toEqual({ enabled: false })
+    expect(read('?enabled=true', webhooks)).toEqual({ enabled: true })
+    expect(read('?enabled=false', webhooks)).toEqual({ enabled: false })
+    expect(read('?enabled=yes', webhooks)).toEqual({ enabled: 'yes' })
+  })
+
+  it('reads an integer-or-boolean parameter as an integer first', () => {
+    expect(read('?assigned_to=1')).toEqual({ assigned_to: 1 })
+    expect(read('?assigned_to=false')).toEqual({ assigned_to: false })
+  })
+
+  it('treats empty values as absent', () => {
+    expect(read('?search=&expand=&status=&page=')).toEqual({})
+    expect(read('?search=%20%20')).toEqual({})
+    expect(read('?enabled=', webhooks)).toEqual({})
+  })
+
+  it('trims values', () => {
+    expect(read('?search=%20Ada%20')).toEqual({ search: 'Ada' })
+  })
+
+  it('reads plain digits as integers, as strictly as Laravel: not 1e1, 0x10 or 1.0', () => {
+    expect(read('?page=2&limit=10')).toEqual({ page: 2, limit: 10 })
+    expect(read('?page=%2B3&limit=-1')).toEqual({ page: 3, limit: -1 })
+    expect(read('?page=1e1&limit=0x10')).toEqual({ page: '1e1', limit: '0x10' })
+    expect(read('?limit=1.0')).toEqual({ limit: '1.0' })
+    expect(read('?limit=99999999999999999999')).toEqual({ limit: '99999999999999999999' })
+  })
+})
+
+describe('checkQuery', () => {
+  const shape = queryShapeOf(contracts.querySchema('cases.list'))
+
+  it('coerces and fills in defaults', () => {
+    const parsed = readQuery(new URL('http://localhost/api/v2/cases?page=2&limit=10&client=7&assigned_to=false&expand=items,client'), shape)
+    expect(checkQuery(query('cases.list'), parsed)).toEqual({
+      page: 2,
+      limit: 10,
+      client: 7,
+      assigned_to: false,
+      expand: ['items', 'client'],
+      order_by: 'asc',
+    })
+  })
+
+  it('throws a 422 keyed by parameter', () => {
+    const error = thrown(() => checkQuery(query('cases.list'), { limit: 101 }))
+    expect(error).toBeInstanceOf(HttpError)
+    expect(error).toMatchObject({ status: 422, body: { limit: ['The limit field must not be greater than 100.'] } })
+  })
+})
+
+describe('checkBody', () => {
+  it('returns a valid body as it is', () => {
+    const input = { ...VALID_CLIENT }
+    expect(checkBody(body('clients.create'), input)).toBe(input)
+  })
+
+  it('throws a 422 with the catalogue messages', () => {
+    const error = thrown(() => checkBody(body('clients.create'), { email: 'ada@example.com' }))
+    expect(error).toBeInstanceOf(HttpError)
+    expect(error).toMatchObject({ status: 422, body: { name: ['The name field is required.'] } })
+  })
+})
+
+describe('parseJsonBody', () => {
+  it('reads an empty or blank body as {}', () => {
+    expect(parseJsonBody('')).toEqual({})
+    expect(parseJsonBody('  \n\t')).toEqual({})
+  })
+
+  it('parses JSON of any shape', () => {
+    expect(parseJsonBody('{"name":{"first_name":"Ada"}}')).toEqual({ name: { first_name: 'Ada' } })
+    expect(parseJsonBody('[1,2]')).toEqual([1, 2])
+    expect(parseJsonBody('null')).toBeNull()
+  })
+
+  it('refuses malformed JSON with a 422 about the body as a whole', () => {
+    for (const text of ['{"name":', '{bad}', "{'a': 1}", 'undefined']) {
+      const error = thrown(() => parseJsonBody(text))
+      expect(error, text).toBeInstanceOf(HttpError)
+      const http = error as HttpError
+      expect(http.status).toBe(422)
+      expect(http.body).toEqual({ errors: ['The request body must be valid JSON.'] })
+      expect(http.headers).toEqual({})
+    }
+  })
+})

@@ -1,0 +1,455 @@
+// The seeded world: fixtures/world.json checked against its schema, built deterministically by
+// seedWorld, holding what tests and demos need, and presented through the API within contract.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { createRandom } from '../../src/kernel/random.ts'
+import { addTeam, fixturesDir, loadWorldFixture, seedWorld } from '../../src/seed/index.ts'
+import { Store, WORLD_FORMAT, type TeamState } from '../../src/store/world.ts'
+import { contracts, fixture } from '../support/contracts.ts'
+import { createTestMock, TEST_NOW } from '../support/mock.ts'
+
+const NOW = TEST_NOW.toISOString().replace(/\.\d+Z$/, 'Z')
+const EPOCH_DATE = fixture.epoch.slice(0, 10)
+const TODAY = NOW.slice(0, 10)
+
+const world = seedWorld(fixture)
+const store = new Store(structuredClone(world))
+
+function teamOf(key: string): TeamState {
+  const entry = fixture.teams.find((team) => team.key === key)
+  const state = store.data.teams.find((team) => team.team.identifier === entry?.identifier)
+  if (!state) throw new Error(`no seeded team ${key}`)
+  return state
+}
+
+const EMPTY_ADDRESS = Object.fromEntries(
+  ['unit', 'house_name', 'house_number', 'street_name', 'second_street', 'district', 'city', 'province', 'postcode', 'country'].map((field) => [field, null]),
+)
+
+/** store.resolveToken at a fixed moment. */
+const resolve = (target: Store, token: string, at: string) => target.resolveToken(token, () => at)
+
+const duplicates = (values: number[]) => values.filter((value, index) => values.indexOf(value) !== index)
+
+describe('fixtures/world.json', () => {
+  const dirs: string[] = []
+  afterEach(() => {
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true })
+  })
+
+  /** A copy of the fixtures directory whose world.json is changed by `edit`. */
+  function brokenFixtures(edit: (world: any) => void): string {
+    const dir = mkdtempSync(join(tmpdir(), 'ivs-fixture-'))
+    dirs.push(dir)
+    const original = JSON.parse(readFileSync(join(fixturesDir, 'world.json'), 'utf8'))
+    edit(original)
+    writeFileSync(join(dir, 'world.json'), JSON.stringify(original))
+    writeFileSync(join(dir, 'world.schema.json'), readFileSync(join(fixturesDir, 'world.schema.json')))
+    return dir
+  }
+
+  it('matches world.schema.json and loads as it is written', () => {
+    const raw = JSON.parse(readFileSync(join(fixturesDir, 'world.json'), 'utf8'))
+    expect(loadWorldFixture(contracts)).toEqual(raw)
+  })
+
+  it('loads an unchanged copy from another directory', () => {
+    const dir = brokenFixtures(() => {})
+    expect(loadWorldFixture(contracts, dir)).toEqual(fixture)
+  })
+
+  it('refuses a fixture missing a required property, naming it', () => {
+    const dir = brokenFixtures((w) => delete w.seed)
+    expect(() => loadWorldFixture(contracts, dir)).toThrow(/^fixtures\/world\.json does not match world\.schema\.json: \(root\): .*seed/)
+  })
+
+  it('refuses a fixture with an invalid value, naming its path', () => {
+    const dir = brokenFixtures((w) => {
+      w.users[0].memberships[0].role = 'boss'
+    })
+    expect(() => loadWorldFixture(contracts, dir)).toThrow(/does not match world\.schema\.json: users\.0\.memberships\.0\.role: /)
+  })
+
+  it('refuses a team email that is not an email', () => {
+    const dir = brokenFixtures((w) => {
+      w.teams[1].contact = 'nobody'
+    })
+    expect(() => loadWorldFixture(contracts, dir)).toThrow(/teams\.1\.contact: must match format "email"/)
+  })
+
+  it('refuses a membership of an unknown team', () => {
+    const dir = brokenFixtures((w) => {
+      w.users[0].memberships.push({ team: 'umbrella', role: 'member' })
+    })
+    expect(() => loadWorldFixture(contracts, dir)).toThrow('fixtures: user olivia joins unknown team umbrella')
+  })
+
+  it('refuses a token for a team its user is not a member of', () => {
+    const dir = brokenFixtures((w) => {
+      w.tokens[0].team = 'globex'
+    })
+    expect(() => loadWorldFixture(contracts, dir)).toThrow('fixtures: token ivs_acme_owner names user olivia, who is not a member of globex')
+  })
+
+  it('refuses a token of an unknown user', () => {
+    const dir = brokenFixtures((w) => {
+      w.tokens[0].user = 'nobody'
+    })
+    expect(() => loadWorldFixture(contracts, dir)).toThrow('fixtures: token ivs_acme_owner names user nobody, who is not a member of acme')
+  })
+})
+
+describe('seedWorld', () => {
+  it('builds the same world from the same fixture and seed', () => {
+    expect(seedWorld(fixture)).toEqual(world)
+    expect(seedWorld(fixture, fixture.seed)).toEqual(world)
+    expect(world.format).toBe(WORLD_FORMAT)
+    expect(world.seed).toBe(fixture.seed)
+  })
+
+  it('is plain JSON (it survives a round trip to a data file)', () => {
+    expect(JSON.parse(JSON.stringify(world))).toEqual(world)
+  })
+
+  it('generates other data for another seed, with the same teams, users and tokens from the fixture', () => {
+    const other = seedWorld(fixture, fixture.seed + 1)
+    expect(other.seed).toBe(fixture.seed + 1)
+    const clientNames = (data: typeof world) => data.teams.flatMap((team) => team.clients.map((client) => client.email))
+    expect(clientNames(other)).not.toEqual(clientNames(world))
+
+    const fixtureTeam = (data: typeof world) =>
+      data.teams.map(({ team }) => ({
+        id: team.id,
+        identifier: team.identifier,
+        name: team.name,
+        contact: team.contact,
+        telephone: team.telephone,
+        tier: team.tier,
+        is_support_enabled: team.is_support_enabled,
+        cases_enabled: team.cases_enabled,
+      }))
+    expect(fixtureTeam(other)).toEqual(fixtureTeam(world))
+
+    const fixtureEmails = new Set(fixture.users.map((user) => user.email))
+    const fixtureUsers = (data: typeof world) =>
+      data.users
+        .filter((user) => fixtureEmails.has(user.email))
+        .map((user) => ({
+          id: user.id,
+          name: user.name,
+          email: user.email,
+          teams: data.teams.filter((t) => t.members.some((m) => m.user === user.id)).map((t) => [t.team.id, t.members.find((m) => m.user === user.id)?.role]),
+        }))
+    expect(fixtureUsers(other)).toHaveLength(fixture.users.length)
+    expect(fixtureUsers(other)).toEqual(fixtureUsers(world))
+    expect(other.tokens).toEqual(world.tokens)
+  })
+})
+
+describe('the seeded world', () => {
+  it('has at least two teams with cases enabled and one legacy team without', () => {
+    const teams = store.data.teams.map((state) => state.team)
+    expect(teams.filter((team) => team.cases_enabled).length).toBeGreaterThanOrEqual(2)
+    expect(teams.filter((team) => !team.cases_enabled).length).toBeGreaterThanOrEqual(1)
+    expect(teamOf('initech').team).toMatchObject({ cases_enabled: false, tier: 'legacy' })
+  })
+
+  it('has a user in two teams, with a token scoped to each', () => {
+    const sam = store.userByEmail('sam.carter@consultants.example')
+    expect(sam).toBeDefined()
+    expect(store.teamsOf(sam?.id as number).map((state) => state.team.name)).toEqual(['Acme Recruitment', 'Globex Legal LLP'])
+    const inAcme = resolve(store, 'ivs_shared_acme', NOW)
+    const inGlobex = resolve(store, 'ivs_shared_globex', NOW)
+    expect(inAcme?.user.id).toBe(sam?.id)
+    expect(inGlobex?.user.id).toBe(sam?.id)
+    expect(inAcme?.team.team.id).toBe(teamOf('acme').team.id)
+    expect(inGlobex?.team.team.id).toBe(teamOf('globex').team.id)
+    expect(inAcme?.member.role).toBe('admin')
+    expect(inGlobex?.member.role).toBe('member')
+  })
+
+  it('has an owner, admins and members in every team, each member a known user', () => {
+    for (const state of store.data.teams) {
+      const roles = new Set(state.members.map((member) => member.role))
+      expect([...roles].sort(), state.team.name).toEqual(['admin', 'member', 'owner'])
+      for (const member of state.members) expect(store.user(member.user), `${state.team.name} member ${member.user}`).toBeDefined()
+      expect(duplicates(state.members.map((member) => member.user))).toEqual([])
+    }
+  })
+
+  it('resolves every active fixture token to its user, team and role', () => {
+    for (const token of fixture.tokens.filter((t) => (t.state ?? 'active') === 'active')) {
+      const identity = resolve(store, token.token, NOW)
+      const user = fixture.users.find((u) => u.key === token.user)
+      expect(identity, token.token).toBeDefined()
+      expect(identity?.user.email).toBe(user?.email)
+      expect(identity?.team.team.id).toBe(teamOf(token.team).team.id)
+      expect(identity?.member.role).toBe(user?.memberships.find((m) => m.team === token.team)?.role)
+    }
+  })
+
+  it('has a revoked and an expired token, neither of which resolves', () => {
+    expect(fixture.tokens.filter((t) => t.state === 'revoked').map((t) => t.token)).toEqual(['ivs_revoked'])
+    expect(fixture.tokens.filter((t) => t.state === 'expired').map((t) => t.token)).toEqual(['ivs_expired'])
+    for (const at of [fixture.epoch, NOW]) {
+      expect(resolve(store, 'ivs_revoked', at)).toBeUndefined()
+      expect(resolve(store, 'ivs_expired', at)).toBeUndefined()
+    }
+    const revoked = store.data.tokens.find((t) => t.token === 'ivs_revoked')
+    const expired = store.data.tokens.find((t) => t.token === 'ivs_expired')
+    expect(revoked?.revoked_at).not.toBeNull()
+    expect(expired?.revoked_at).toBeNull()
+    expect(expired?.expires_at !== null && (expired?.expires_at as string) < fixture.epoch).toBe(true)
+    expect(resolve(store, 'ivs_no_such_token', NOW)).toBeUndefined()
+  })
+
+  describe.each(fixture.teams.map((team) => [team.key, team] as const))('team %s', (key, team) => {
+    const state = teamOf(key)
+    const clients = state.clients
+
+    it('has the generated number of clients, about 50', () => {
+      expect(clients).toHaveLength(team.generate.clients)
+      expect(clients.length).toBeGreaterThanOrEqual(40)
+      expect(clients.length).toBeLessThanOrEqual(60)
+    })
+
+    it('has some archived clients and some active ones', () => {
+      const archived = clients.filter((client) => client.archived_at !== null)
+      expect(archived.length).toBeGreaterThan(0)
+      expect(archived.length).toBeLessThan(clients.length)
+      for (const client of archived) expect((client.archived_at ?? '') >= client.created_at, `client ${client.id}`).toBe(true)
+    })
+
+    it('has clients with deletion dates in the past and in the future, and clients without', () => {
+      const dates = clients.map((client) => client.deletion_date)
+      expect(dates.filter((date) => date !== null && date < TODAY).length).toBeGreaterThan(0)
+      expect(dates.filter((date) => date !== null && date > TODAY).length).toBeGreaterThan(0)
+      expect(dates.filter((date) => date === null).length).toBeGreaterThan(0)
+    })
+
+    it('has clients with and without references', () => {
+      expect(clients.filter((client) => client.reference !== null).length).toBeGreaterThan(0)
+      expect(clients.filter((client) => client.reference === null).length).toBeGreaterThan(0)
+    })
+
+    it('has every client status value', () => {
+      expect(new Set(clients.map((client) => client.status))).toEqual(new Set([null, 'pending', 'approved', 'rejected']))
+    })
+
+    it('has addresses, every GB address with a postcode', () => {
+      const addresses = clients.map((client) => client.address).filter((address) => address !== null)
+      const gb = addresses.filter((address) => address.country === 'GB')
+      expect(gb.length).toBeGreaterThan(0)
+      for (const address of gb) expect(address.postcode, JSON.stringify(address)).toEqual(expect.stringMatching(/\S/))
+      expect(clients.some((client) => client.address === null)).toBe(true)
+    })
+
+    it('has generated members beside the fixture users', () => {
+      const fixtureMembers = fixture.users.filter((user) => user.memberships.some((m) => m.team === key)).length
+      expect(state.members).toHaveLength(fixtureMembers + team.generate.members)
+    })
+
+    it('has a credit history that starts with the +500 opening purchase', () => {
+      const credits = [...state.credits].sort((a, b) => a.id - b.id)
+      expect(credits).toHaveLength(team.generate.credit_entries)
+      expect(credits[0]).toMatchObject({ credits: 500, reason: 'Initial credit purchase', causer: { type: 'user' } })
+      const byTime = [...credits].sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id - b.id)
+      expect(byTime[0]?.id).toBe(credits[0]?.id)
+      expect((credits[0]?.created_at ?? '') > state.team.created_at).toBe(true)
+      for (const entry of credits) {
+        expect(entry.created_at <= fixture.epoch, `credit ${entry.id}`).toBe(true)
+        expect(state.members.some((member) => member.user === entry.causer.id), `causer of credit ${entry.id}`).toBe(true)
+      }
+    })
+
+    it('dates everything generated before the epoch', () => {
+      for (const client of clients) {
+        expect(client.created_at <= fixture.epoch, `client ${client.id}`).toBe(true)
+        expect(client.updated_at >= client.created_at && client.updated_at <= fixture.epoch, `client ${client.id}`).toBe(true)
+      }
+      expect(EPOCH_DATE < TODAY).toBe(true)
+    })
+  })
+
+  it('gives unique ids across teams', () => {
+    const teams = store.data.teams
+    expect(duplicates(teams.map((t) => t.team.id))).toEqual([])
+    expect(duplicates(store.data.users.map((u) => u.id))).toEqual([])
+    expect(duplicates(teams.flatMap((t) => t.clients.map((c) => c.id)))).toEqual([])
+    expect(duplicates(teams.flatMap((t) => t.organisations.map((o) => o.id)))).toEqual([])
+    expect(duplicates(teams.flatMap((t) => t.credits.map((c) => c.id)))).toEqual([])
+    expect(
+      duplicates(teams.flatMap((t) => [...t.clients.flatMap((c) => c.assignees), ...t.organisations.flatMap((o) => o.assignees)].map((a) => a.id))),
+    ).toEqual([])
+    expect(new Set(store.data.users.map((u) => u.email.toLowerCase())).size).toBe(store.data.users.length)
+  })
+
+  it('keeps its sequences ahead of every id it gave out', () => {
+    const teams = store.data.teams
+    const max = (values: number[]) => Math.max(0, ...values)
+    const { sequences } = store.data
+    expect(sequences.team).toBe(max(teams.map((t) => t.team.id)))
+    expect(sequences.user).toBe(max(store.data.users.map((u) => u.id)))
+    expect(sequences.client).toBe(max(teams.flatMap((t) => t.clients.map((c) => c.id))))
+    expect(sequences.credit).toBe(max(teams.flatMap((t) => t.credits.map((c) => c.id))))
+  })
+})
+
+describe('the seeded world through the API (every response checked against its contract)', () => {
+  /** Every page of a list, at 100 a page (bounded: the seeded lists are small). */
+  async function allPages(api: ReturnType<ReturnType<typeof createTestMock>['api']>, path: string, query: Record<string, string> = {}) {
+    const items: any[] = []
+    for (let page = 1; page <= 20; page++) {
+      const res = await api.get(path, { ...query, limit: 100, page })
+      expect(res.status, `${path} page ${page}`).toBe(200)
+      items.push(...res.body.data)
+      if (page >= res.body.total_pages) return { items, total: res.body.total as number }
+    }
+    throw new Error(`${path}: more than 20 pages`)
+  }
+
+  const resolving = fixture.tokens.filter((token) => (token.state ?? 'active') === 'active')
+
+  it.each(resolving.map((token) => [token.token] as const))('presents the world seen by %s', async (token) => {
+    const mock = createTestMock()
+    const api = mock.api(token)
+    const identity = resolve(mock.store, token, mock.clock.timestamp())
+    if (!identity) throw new Error(`${token} does not resolve`)
+    const state = identity.team
+
+    const clients = await allPages(api, '/clients')
+    expect(clients.total).toBe(state.clients.length)
+    expect(clients.items.map((client) => client.id)).toEqual(state.clients.map((client) => client.id).sort((a, b) => a - b))
+
+    const team = await api.get('/team')
+    expect(team.status).toBe(200)
+    expect(team.body).toMatchObject({ object: 'team', id: state.team.id, identifier: state.team.identifier, name: state.team.name })
+
+    const members = await allPages(api, '/team/members')
+    expect(members.items.map((member) => member.id).sort((a, b) => a - b)).toEqual(state.members.map((m) => m.user).sort((a, b) => a - b))
+
+    const me = await api.get('/me')
+    expect(me.status).toBe(200)
+    expect(me.body).toMatchObject({ object: 'user', id: identity.user.id, email: identity.user.email })
+
+    if (identity.member.role === 'member') {
+      const credits = await api.get('/credits', { expand: 'causer' })
+      expect(credits.status).toBe(403)
+      expect(credits.body).toEqual({ message: 'This action is unauthorized.' })
+    } else {
+      const credits = await allPages(api, '/credits', { expand: 'causer' })
+      expect(credits.items.map((entry) => entry.id).sort((a, b) => a - b)).toEqual(state.credits.map((c) => c.id).sort((a, b) => a - b))
+      for (const entry of credits.items) expect(entry.causer).toMatchObject({ object: 'user' })
+      const collapsed = await allPages(api, '/credits')
+      for (const entry of collapsed.items) expect(entry.causer).toEqual({ id: expect.any(Number), type: 'user' })
+    }
+  })
+
+  it.each(fixture.teams.map((team) => [team.key] as const))('presents every address of team %s', async (key) => {
+    const mock = createTestMock()
+    const token = resolving.find((t) => t.team === key)?.token
+    const state = teamOf(key)
+    for (const client of state.clients) {
+      const res = await mock.api(token).get(`/clients/${client.id}/address`)
+      expect(res.status).toBe(200)
+      expect(res.body).toEqual({ object: 'address', ...EMPTY_ADDRESS, ...client.address })
+    }
+  })
+
+  it.each(fixture.tokens.filter((token) => token.state !== undefined && token.state !== 'active').map((token) => [token.token] as const))(
+    'refuses %s with 401',
+    async (token) => {
+      const res = await createTestMock().api(token).get('/me')
+      expect(res.status).toBe(401)
+      expect(res.body).toEqual({ error: 'Unauthenticated.' })
+    },
+  )
+})
+
+describe('addTeam', () => {
+  const fresh = () => new Store(structuredClone(world))
+
+  it('adds an isolated team with an owner, an admin and a member, each with a token that resolves', () => {
+    const target = fresh()
+    const added = addTeam(target, createRandom(7), TEST_NOW)
+    expect(target.team(added.team.team.id)).toBe(added.team)
+    expect(added.team.team.id).toBe((world.sequences.team ?? 0) + 1)
+    expect(added.team.members.map((m) => m.role)).toEqual(['owner', 'admin', 'member'])
+    for (const role of ['owner', 'admin', 'member'] as const) {
+      const identity = resolve(target, added.tokens[role], NOW)
+      expect(identity?.user).toEqual(added.users[role])
+      expect(identity?.team).toBe(added.team)
+      expect(identity?.member.role).toBe(role)
+      expect(added.users[role].email).toBe(`${role}@team-${added.team.team.id}.example`)
+    }
+    expect(added.team.team).toMatchObject({ cases_enabled: true, created_at: NOW, updated_at: NOW, archived_at: null })
+    expect(added.team.clients).toEqual([])
+    expect(added.team.organisations).toEqual([])
+  })
+
+  it('gives tokens that expire one year after creation', () => {
+    const target = fresh()
+    const added = addTeam(target, createRandom(7), TEST_NOW)
+    const yearLater = '2027-07-01T12:00:00Z'
+    for (const role of ['owner', 'admin', 'member'] as const) {
+      const row = target.data.tokens.find((t) => t.token === added.tokens[role])
+      expect(row).toMatchObject({ created_at: NOW, expires_at: yearLater, revoked_at: null, team: added.team.team.id })
+      expect(resolve(target, added.tokens[role], '2027-07-01T11:59:59Z')).toBeDefined()
+      expect(resolve(target, added.tokens[role], yearLater)).toBeUndefined()
+    }
+  })
+
+  it('starts with the +500 opening purchase and nothing else by default', () => {
+    const added = addTeam(fresh(), createRandom(7), TEST_NOW)
+    expect(added.team.credits).toEqual([
+      { id: expect.any(Number), credits: 500, reason: 'Initial credit purchase', causer: { id: expect.any(Number), type: 'user' }, created_at: NOW },
+    ])
+    expect(added.team.members.filter((m) => m.role !== 'member').map((m) => m.user)).toContain(added.team.credits[0]?.causer.id)
+  })
+
+  it('generates the counts it is asked for', () => {
+    const added = addTeam(fresh(), createRandom(7), TEST_NOW, { generate: { clients: 12, members: 2, organisations: 3, credit_entries: 4 } })
+    expect(added.team.clients).toHaveLength(12)
+    expect(added.team.members).toHaveLength(5)
+    expect(added.team.organisations).toHaveLength(3)
+    expect(added.team.credits).toHaveLength(4)
+    expect(added.team.credits[0]).toMatchObject({ credits: 500, reason: 'Initial credit purchase' })
+  })
+
+  it('takes a name and cases off', () => {
+    const added = addTeam(fresh(), createRandom(7), TEST_NOW, { name: 'Legacy Lettings', casesEnabled: false })
+    expect(added.team.team).toMatchObject({ name: 'Legacy Lettings', cases_enabled: false })
+  })
+
+  it('gives ids that collide with nothing seeded, and unique tokens per team', () => {
+    const target = fresh()
+    const random = createRandom(7)
+    const one = addTeam(target, random, TEST_NOW, { generate: { clients: 3 } })
+    const two = addTeam(target, random, TEST_NOW, { generate: { clients: 3 } })
+    const allClients = target.data.teams.flatMap((t) => t.clients.map((c) => c.id))
+    expect(duplicates(allClients)).toEqual([])
+    expect(duplicates(target.data.users.map((u) => u.id))).toEqual([])
+    expect(new Set([...Object.values(one.tokens), ...Object.values(two.tokens)]).size).toBe(6)
+    expect(two.team.team.id).toBe(one.team.team.id + 1)
+  })
+
+  it('is deterministic for the same random seed', () => {
+    const a = addTeam(fresh(), createRandom(99), TEST_NOW, { generate: { clients: 5 } })
+    const b = addTeam(fresh(), createRandom(99), TEST_NOW, { generate: { clients: 5 } })
+    expect(a).toEqual(b)
+  })
+
+  it('is presented through the API within contract', async () => {
+    const mock = createTestMock()
+    const { api, team, users } = mock.newTeam({ generate: { clients: 3, members: 1 } })
+    const res = await api('admin').get('/team')
+    expect(res.status).toBe(200)
+    expect(res.body).toMatchObject({ id: team.team.id, identifier: `team-${team.team.id}` })
+    const clients = await api('member').get('/clients')
+    expect(clients.body.total).toBe(3)
+    expect((await api('owner').get('/me')).body.id).toBe(users.owner.id)
+    expect((await api('owner').get('/credits', { expand: 'causer' })).body.total).toBe(1)
+  })
+})
