@@ -21,6 +21,18 @@ export default tseslint.config(
     },
   },
   {
+    files: ['src/resources/**/routes.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.object.name='c'][callee.property.name=/^(json|body|text)$/]",
+          message: 'Answer with json(c, ...) / noContent(c) from kernel/respond.ts (plain headers, rate-limit headers included).',
+        },
+      ],
+    },
+  },
+  {
     files: ['src/resources/**/*.ts'],
     ignores: ['src/resources/**/routes.ts'],
     rules: {

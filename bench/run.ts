@@ -21,9 +21,10 @@ const options = new Command('bench')
   .option('--duration <seconds>', 'seconds of load per target', positiveInteger, 5)
   .option('--connections <n>', 'concurrent connections', positiveInteger, 10)
   .option('--warmup <seconds>', 'seconds of load before each measurement', positiveInteger, 1)
+  .option('--rounds <n>', 'rounds over all targets, interleaved; medians are reported', positiveInteger, 3)
   .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : 2))
   .parse(process.argv)
-  .opts<{ duration: number; connections: number; warmup: number }>()
+  .opts<{ duration: number; connections: number; warmup: number; rounds: number }>()
 
 interface Started {
   child: ChildProcess
@@ -64,16 +65,41 @@ interface Measurement {
   p99: number
 }
 
-async function load(name: string, url: string, headers: Record<string, string>): Promise<Measurement> {
-  const run = (duration: number) => autocannon({ url, headers, connections: options.connections, duration })
-  process.stdout.write(`  ${name}: warming up ${options.warmup} s, measuring ${options.duration} s ... `)
+interface Target {
+  name: string
+  url: string
+  headers: Record<string, string>
+}
+
+async function measure(target: Target, round: number): Promise<Measurement> {
+  const run = (duration: number) => autocannon({ url: target.url, headers: target.headers, connections: options.connections, duration })
+  process.stdout.write(`  round ${round}/${options.rounds} ${target.name}: warm-up ${options.warmup} s, measuring ${options.duration} s ... `)
   await run(options.warmup)
   const result = await run(options.duration)
   if (result.non2xx > 0 || result.errors > 0) {
-    throw new Error(`${name}: ${result.non2xx} non-2xx answers and ${result.errors} errors; the measurement is not valid`)
+    throw new Error(`${target.name}: ${result.non2xx} non-2xx answers and ${result.errors} errors; the measurement is not valid`)
   }
-  console.log('done')
-  return { name, requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 }
+  console.log(`${result.requests.average.toFixed(0)} req/s`)
+  return { name: target.name, requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 }
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number
+
+/** Rounds interleave the targets, so a slow moment of the machine hits all of them alike. */
+async function measureAll(targets: Target[]): Promise<Measurement[]> {
+  const runs = targets.map(() => [] as Measurement[])
+  for (let round = 1; round <= options.rounds; round++) {
+    for (const [index, target] of targets.entries()) runs[index]?.push(await measure(target, round))
+  }
+  return targets.map((target, index) => {
+    const measured = runs[index] ?? []
+    return {
+      name: target.name,
+      requestsPerSecond: median(measured.map((m) => m.requestsPerSecond)),
+      p50: median(measured.map((m) => m.p50)),
+      p99: median(measured.map((m) => m.p99)),
+    }
+  })
 }
 
 const pad = (text: string, width: number) => text.padEnd(width)
@@ -100,18 +126,21 @@ async function main(): Promise<void> {
     children.push(bare.child)
 
     console.log('running:')
-    const baseline = await load('bare Hono handler (fixed JSON)', `${bare.origin}/`, {})
-    const targets = [
-      await load('GET /clients/{id}', `${mock.origin}/api/v2/clients/${client.id}`, headers),
-      await load('GET /clients?limit=25', `${mock.origin}/api/v2/clients?limit=25`, headers),
-    ]
+    const [baseline, ...targets] = (await measureAll([
+      { name: 'bare Hono handler (fixed JSON)', url: `${bare.origin}/`, headers: {} },
+      { name: 'GET /clients/{id}', url: `${mock.origin}/api/v2/clients/${client.id}`, headers },
+      { name: 'GET /clients?limit=25', url: `${mock.origin}/api/v2/clients?limit=25`, headers },
+    ])) as [Measurement, ...Measurement[]]
     const rssAfterLoad = rssMegabytes(mock.child.pid)
 
     console.log('')
+    // autocannon reports latency in whole milliseconds: a ratio to a 0 ms baseline means nothing.
+    const latencyRatio = (value: number, base: number) => (base >= 1 ? num(value / base, 2) : '      n/a')
+    console.log(`medians of ${options.rounds} rounds:`)
     console.log(`${pad('target', 34)}${'req/s'.padStart(9)}${'x bare'.padStart(9)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'x p50'.padStart(9)}${'x p99'.padStart(9)}`)
     for (const m of [baseline, ...targets]) {
       console.log(
-        `${pad(m.name, 34)}${num(m.requestsPerSecond)}${num(m.requestsPerSecond / baseline.requestsPerSecond, 2)}${num(m.p50, 1)}${num(m.p99, 1)}${num(m.p50 / Math.max(baseline.p50, 0.001), 2)}${num(m.p99 / Math.max(baseline.p99, 0.001), 2)}`,
+        `${pad(m.name, 34)}${num(m.requestsPerSecond)}${num(m.requestsPerSecond / baseline.requestsPerSecond, 2)}${num(m.p50)}${num(m.p99)}${latencyRatio(m.p50, baseline.p50)}${latencyRatio(m.p99, baseline.p99)}`,
       )
     }
     console.log('')

@@ -5,10 +5,11 @@ import { cors } from 'hono/cors'
 import type { RequestContext, Services } from './context.ts'
 import type { Contracts } from './contracts/load.ts'
 import { buildOpenApi } from './contracts/openapi.ts'
-import { identify } from './kernel/auth.ts'
+import { identifier } from './kernel/auth.ts'
 import { HttpError, routeNotFound, serverError } from './kernel/errors.ts'
 import { Routes } from './kernel/operation.ts'
-import { RateLimiter, rateLimit } from './kernel/rate-limit.ts'
+import { RateLimiter, rateLimiting } from './kernel/rate-limit.ts'
+import { json } from './kernel/respond.ts'
 import { clientsRoutes } from './resources/clients/routes.ts'
 import { creditsRoutes } from './resources/credits/routes.ts'
 import { meRoutes } from './resources/me/routes.ts'
@@ -47,15 +48,17 @@ export function createApp(options: AppOptions): Hono<KernelEnv<RequestContext>> 
 
   const limiter = new RateLimiter(options.rateLimit.limit, options.rateLimit.windowSeconds * 1000)
   const api = new Hono<KernelEnv<RequestContext>>()
-  api.use(
-    '*',
-    identify((token) => {
-      const identity = store.resolveToken(token, clock.timestamp)
-      return identity && { ...identity, ...services }
-    }),
-  )
+  const identify = identifier<RequestContext>((token) => {
+    const identity = store.resolveToken(token, clock.timestamp)
+    return identity && { ...identity, ...services }
+  })
   // A limit is shared by all tokens of one user on one team, separate per team (FACTS.md).
-  api.use('*', rateLimit<RequestContext>(limiter, () => clock.now().getTime(), (ctx) => `${ctx.user.id}:${ctx.team.team.id}`))
+  const limit = rateLimiting<RequestContext>(limiter, () => clock.now().getTime(), (ctx) => `${ctx.user.id}:${ctx.team.team.id}`)
+  api.use('*', async (c, next) => {
+    identify(c)
+    limit(c)
+    await next()
+  })
   const afterWrite = options.afterWrite
   if (afterWrite) {
     api.use('*', async (c, next) => {
@@ -84,13 +87,12 @@ export function createApp(options: AppOptions): Hono<KernelEnv<RequestContext>> 
     return c.json({ ...openApi, servers: [{ url: `${new URL(c.req.url).origin}${API_BASE}` }] })
   })
   app.route(API_BASE, api)
-  app.notFound((c) => c.json(routeNotFound().body, 404))
+  app.notFound((c) => json(c, routeNotFound().body, 404))
   app.onError((error, c) => {
     const known = error instanceof HttpError ? error : undefined
     if (!known) console.error(error)
     const { status, body, headers } = known ?? serverError()
-    for (const [name, value] of Object.entries(headers)) c.header(name, value)
-    return c.json(body, status as 400)
+    return json(c, body, status, headers)
   })
   return app
 }

@@ -18,5 +18,7 @@ export interface KernelEnv<P> {
     /** The validated JSON body, on operations that take one. */
     body: unknown
     expand: Expand
+    /** Headers every answer carries (see respond.ts). */
+    responseHeaders: Record<string, string> | undefined
   }
 }

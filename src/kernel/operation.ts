@@ -48,7 +48,10 @@ export class Routes<P> {
         c.set('ctx', principal)
         options.find?.(principal, c.req.param())
         if (options.authorize && !options.authorize(principal)) throw forbidden()
-        const query = checkQuery(contracts.queryValidator(operationId), readQuery(new URL(c.req.url), shape))
+        const url = c.req.url
+        const start = url.indexOf('?')
+        const raw = start === -1 ? {} : readQuery(new URLSearchParams(url.slice(start + 1)), shape)
+        const query = checkQuery(contracts.queryValidator(operationId), raw)
         if (op.sort) query.sort_by ??= op.sort.default
         c.set('query', query)
         c.set('expand', expandOf(query))

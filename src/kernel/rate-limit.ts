@@ -1,6 +1,6 @@
 // Fixed-window rate limiting on the mock's clock (FACTS.md "Rate limits"): one budget per key,
 // where the app uses one key per (user, team) and the client address for unauthenticated calls.
-import type { MiddlewareHandler } from 'hono'
+import type { Context } from 'hono'
 import type { KernelEnv } from './env.ts'
 import { tooManyRequests } from './errors.ts'
 
@@ -57,24 +57,23 @@ export function rateLimitHeaders(result: RateLimitResult, nowMs: number): Record
 }
 
 /**
- * Counts every request under /api/v2 against its key and puts the X-RateLimit headers on every
- * response, errors included; over the limit it answers 429 without running the route.
+ * Counts a request against its key and puts the X-RateLimit headers on every answer, errors
+ * included; over the limit it throws the 429 before the route runs. A step, run by app.ts after
+ * the token is identified.
  */
-export function rateLimit<P>(
+export function rateLimiting<P>(
   limiter: RateLimiter,
   nowMs: () => number,
   keyOf: (principal: P) => string,
-): MiddlewareHandler<KernelEnv<P>> {
-  return async (c, next) => {
+): (c: Context<KernelEnv<P>>) => void {
+  return (c) => {
     const principal = c.get('principal')
     const key = principal === undefined ? `address:${c.env?.incoming?.socket?.remoteAddress ?? 'local'}` : keyOf(principal)
     const now = nowMs()
     const result = limiter.hit(key, now)
     const headers = rateLimitHeaders(result, now)
     if (result.limited) throw tooManyRequests(headers)
-    // Set before next(): every response built on this context (errors and 404s included) carries
-    // them, and setting headers on a finished response would make Hono copy it through a stream.
-    for (const [name, value] of Object.entries(headers)) c.header(name, value)
-    await next()
+    // Every answer built by respond.ts on this context (errors and 404s included) carries them.
+    c.set('responseHeaders', headers)
   }
 }

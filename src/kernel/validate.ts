@@ -199,9 +199,9 @@ function coerce(value: string, types: readonly string[]): unknown {
  * others, values trimmed and empty ones treated as absent (as Laravel's TrimStrings and
  * ConvertEmptyStringsToNull do).
  */
-export function readQuery(url: URL, shape: QueryShape): Query {
+export function readQuery(params: URLSearchParams, shape: QueryShape): Query {
   const query: Query = {}
-  for (const [rawName, rawValue] of url.searchParams) {
+  for (const [rawName, rawValue] of params) {
     const name = rawName.endsWith('[]') ? rawName.slice(0, -2) : rawName
     const value = rawValue.trim()
     if (value === '') continue

@@ -12,6 +12,7 @@ import {
   type AddressInput,
   type ClientInput,
 } from './service.ts'
+import { json, noContent } from '../../kernel/respond.ts'
 
 const clientId = (c: Context<AppEnv>) => Number(c.req.param('id'))
 
@@ -21,29 +22,29 @@ const client = { find: (ctx: RequestContext, params: Record<string, string>) => 
 export function clientsRoutes(routes: AppRoutes): void {
   routes.handle('clients.list', (c) => {
     const ctx = c.get('ctx')
-    return c.json(paginate(listClients(ctx, c.get('query')), c.get('query'), c.req.url, (client) => presentClient(ctx, client)))
+    return json(c, paginate(listClients(ctx, c.get('query')), c.get('query'), c.req.url, (client) => presentClient(ctx, client)))
   })
 
   routes.handle('clients.create', (c) => {
     const ctx = c.get('ctx')
-    return c.json(presentClient(ctx, createClient(ctx, c.get('body') as ClientInput)), 201)
+    return json(c, presentClient(ctx, createClient(ctx, c.get('body') as ClientInput)), 201)
   })
 
-  routes.handle('clients.get', client, (c) => c.json(presentClient(c.get('ctx'), getClient(c.get('ctx'), clientId(c)))))
+  routes.handle('clients.get', client, (c) => json(c, presentClient(c.get('ctx'), getClient(c.get('ctx'), clientId(c)))))
 
   routes.handle('clients.update', client, (c) => {
     const ctx = c.get('ctx')
-    return c.json(presentClient(ctx, updateClient(ctx, clientId(c), c.get('body') as ClientInput)))
+    return json(c, presentClient(ctx, updateClient(ctx, clientId(c), c.get('body') as ClientInput)))
   })
 
   routes.handle('clients.delete', client, (c) => {
     deleteClient(c.get('ctx'), clientId(c))
-    return c.body(null, 204)
+    return noContent(c)
   })
 
-  routes.handle('clients.address.get', client, (c) => c.json(presentAddress(getClient(c.get('ctx'), clientId(c)).address)))
+  routes.handle('clients.address.get', client, (c) => json(c, presentAddress(getClient(c.get('ctx'), clientId(c)).address)))
 
   routes.handle('clients.address.replace', client, (c) =>
-    c.json(presentAddress(replaceAddress(c.get('ctx'), clientId(c), c.get('body') as AddressInput).address)),
+    json(c, presentAddress(replaceAddress(c.get('ctx'), clientId(c), c.get('body') as AddressInput).address)),
   )
 }
