@@ -4,7 +4,7 @@
 // the same world.
 import { Faker, en, en_GB, en_US } from '@faker-js/faker'
 import { toDate, toTimestamp } from '../kernel/clock.ts'
-import type { AddressRow, ClientRow, ClientStatus, NameRow } from '../resources/clients/rows.ts'
+import { EMPTY_ADDRESS, type AddressRow, type ClientRow, type ClientStatus, type NameRow } from '../resources/clients/rows.ts'
 import type { CreditRow } from '../resources/credits/rows.ts'
 import type { UserRow } from '../resources/me/rows.ts'
 import type { OrganisationRow } from '../resources/organisations/rows.ts'
@@ -76,18 +76,6 @@ function generateName(faker: Faker): NameRow {
 const usFaker = (faker: Faker) => new Faker({ locale: [en_US, en], seed: faker.number.int() })
 
 function generateAddress(faker: Faker): AddressRow {
-  const empty: AddressRow = {
-    unit: null,
-    house_name: null,
-    house_number: null,
-    street_name: null,
-    second_street: null,
-    district: null,
-    city: null,
-    province: null,
-    postcode: null,
-    country: null,
-  }
   const country = faker.helpers.weightedArrayElement([
     { weight: 80, value: 'GB' },
     { weight: 10, value: 'IE' },
@@ -96,7 +84,7 @@ function generateAddress(faker: Faker): AddressRow {
   if (country === 'US') {
     const us = usFaker(faker)
     return {
-      ...empty,
+      ...EMPTY_ADDRESS,
       house_number: us.location.buildingNumber(),
       street_name: us.location.street(),
       unit: us.datatype.boolean(0.2) ? `Apt ${us.number.int({ min: 1, max: 40 })}` : null,
@@ -108,7 +96,7 @@ function generateAddress(faker: Faker): AddressRow {
   }
   if (country === 'IE') {
     return {
-      ...empty,
+      ...EMPTY_ADDRESS,
       house_number: String(faker.number.int({ min: 1, max: 180 })),
       street_name: `${faker.helpers.arrayElement(['Main', 'Church', 'Bridge', 'Mill', 'Harbour'])} Street`,
       city: faker.helpers.arrayElement(['Dublin', 'Cork', 'Galway', 'Limerick', 'Waterford']),
@@ -118,7 +106,7 @@ function generateAddress(faker: Faker): AddressRow {
     }
   }
   return {
-    ...empty,
+    ...EMPTY_ADDRESS,
     unit: faker.datatype.boolean(0.15) ? `Flat ${faker.number.int({ min: 1, max: 30 })}` : null,
     house_name: faker.datatype.boolean(0.1) ? faker.helpers.arrayElement(['Rose Cottage', 'The Old Rectory', 'Orchard House', 'Mill House']) : null,
     house_number: faker.location.buildingNumber(),

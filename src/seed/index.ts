@@ -8,7 +8,7 @@ import { toTimestamp } from '../kernel/clock.ts'
 import type { Random } from '../kernel/random.ts'
 import type { TokenRow, UserRow } from '../resources/me/rows.ts'
 import type { Role } from '../resources/team/rows.ts'
-import { Store, WORLD_FORMAT, type TeamState, type WorldData } from '../store/world.ts'
+import { newTeamState, Store, WORLD_FORMAT, type TeamState, type WorldData } from '../store/world.ts'
 import { generateTeamData, seededFaker, type GenerateCounts } from './generate.ts'
 
 export interface WorldFixture {
@@ -71,8 +71,8 @@ export function seedWorld(fixture: WorldFixture, seed = fixture.seed): WorldData
     const created = new Date(epoch.getTime() - faker.number.int({ min: 800, max: 1400 }) * DAY)
     const id = store.nextId('team')
     teamIds.set(team.key, id)
-    store.addTeam({
-      team: {
+    store.addTeam(
+      newTeamState({
         id,
         identifier: team.identifier,
         uuid: faker.string.uuid(),
@@ -85,13 +85,8 @@ export function seedWorld(fixture: WorldFixture, seed = fixture.seed): WorldData
         created_at: toTimestamp(created),
         updated_at: toTimestamp(faker.date.between({ from: created, to: epoch })),
         archived_at: null,
-      },
-      members: [],
-      clients: [],
-      organisations: [],
-      credits: [],
-      records: [],
-    })
+      }),
+    )
   })
 
   for (const fixtureUser of fixture.users) {
@@ -156,27 +151,20 @@ export function addTeam(store: Store, random: Random, now: Date, options: NewTea
   const at = toTimestamp(now)
   const faker = seededFaker(random.int(0, 2 ** 31))
   const domain = `team-${id}.example`
-  const state: TeamState = {
-    team: {
-      id,
-      identifier: `team-${id}`,
-      uuid: random.uuid(),
-      name: options.name ?? `${faker.company.name()} (test team ${id})`,
-      contact: `contact@${domain}`,
-      telephone: null,
-      tier: 'business',
-      is_support_enabled: false,
-      cases_enabled: options.casesEnabled ?? true,
-      created_at: at,
-      updated_at: at,
-      archived_at: null,
-    },
-    members: [],
-    clients: [],
-    organisations: [],
-    credits: [],
-    records: [],
-  }
+  const state = newTeamState({
+    id,
+    identifier: `team-${id}`,
+    uuid: random.uuid(),
+    name: options.name ?? `${faker.company.name()} (test team ${id})`,
+    contact: `contact@${domain}`,
+    telephone: null,
+    tier: 'business',
+    is_support_enabled: false,
+    cases_enabled: options.casesEnabled ?? true,
+    created_at: at,
+    updated_at: at,
+    archived_at: null,
+  })
   store.addTeam(state)
   const roles: Role[] = ['owner', 'admin', 'member']
   const users = {} as Record<Role, UserRow>

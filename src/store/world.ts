@@ -20,6 +20,11 @@ export interface TeamState {
   records: RecordRow[]
 }
 
+/** A team with nothing in it yet. */
+export function newTeamState(team: TeamRow): TeamState {
+  return { team, members: [], clients: [], organisations: [], credits: [], records: [] }
+}
+
 /** Ids are unique across the whole service, like the real one's, so another team's id is a 404. */
 export type SequenceName = 'user' | 'team' | 'client' | 'organisation' | 'credit' | 'assignee' | 'record'
 

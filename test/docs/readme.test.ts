@@ -1,0 +1,45 @@
+// The README is part of the product: its token table, options table and coverage count must say
+// what the code does.
+import { readFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import { API_BASE } from '../../src/app.ts'
+import { serveOptions } from '../../src/config.ts'
+import { contracts, fixture } from '../support/contracts.ts'
+import { createTestMock } from '../support/mock.ts'
+
+const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
+
+function tableRow(firstCell: string): string | undefined {
+  return readme.split('\n').find((line) => line.startsWith(`| ${firstCell} |`))
+}
+
+describe('README', () => {
+  it('lists every fixture token with its user, team and role', () => {
+    for (const token of fixture.tokens) {
+      const row = tableRow(`\`${token.token}\``)
+      expect(row, token.token).toBeDefined()
+      const user = fixture.users.find((u) => u.key === token.user)
+      const team = fixture.teams.find((t) => t.key === token.team)
+      const role = user?.memberships.find((m) => m.team === token.team)?.role
+      expect(row).toContain(user?.name)
+      expect(row).toContain(team?.name)
+      expect(row).toContain(token.state === 'revoked' || token.state === 'expired' ? token.state : role)
+    }
+  })
+
+  it('documents every serve option with its environment variable and default', () => {
+    for (const option of serveOptions()) {
+      const row = readme.split('\n').find((line) => line.startsWith('| `') && (line.split('|')[1] ?? '').includes(`${option.long as string} `))
+      expect(row, option.flags).toBeDefined()
+      expect(row).toContain(`\`${option.envVar as string}\``)
+      if (option.defaultValue !== undefined) expect(row).toContain(`\`${String(option.defaultValue)}\``)
+    }
+  })
+
+  it('states how many contract operations are served', () => {
+    const served = new Set(createTestMock().app.routes.map((route) => `${route.method} ${route.path.replace(/:([A-Za-z]+)(\{[^}]*\})?/g, '{$1}')}`))
+    const count = [...contracts.operations.values()].filter((op) => served.has(`${op.method} ${API_BASE}${op.path}`)).length
+    expect(readme).toContain(`**${count} of ${contracts.operations.size} contract operations are served**`)
+    expect(readme).toContain(`(${count} of the ${contracts.operations.size} operations in \`contracts/operations/\``)
+  })
+})
