@@ -1,6 +1,7 @@
 // Routes are registered by operationId: method and path come from contracts/, so a route can
-// never drift from its contract. Before the handler runs, the operation's gate checks the token
-// and validates the query and body against the same contract.
+// never drift from its contract. Before the handler runs, the operation's gate checks the token,
+// what the path names and the caller's role, then validates the query and body against the same
+// contract, in the order Laravel reports them.
 import { Hono, type Handler } from 'hono'
 import type { Contracts, JsonSchema } from '../contracts/load.ts'
 import type { KernelEnv } from './env.ts'
