@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { ApiClient, RequestOptions } from '../support/api.ts'
 import { createTestMock, TEST_NOW, type TestMock } from '../support/mock.ts'
 import { fixture } from '../support/contracts.ts'
+import { organisationRow } from '../support/rows.ts'
 
 const NOW = TEST_NOW.toISOString().replace(/\.\d+Z$/, 'Z')
 const MINUTE = 60_000
@@ -38,23 +39,6 @@ function row(team: NewTeam, id: number) {
   const client = team.team.clients.find((c) => c.id === id)
   if (!client) throw new Error(`no client ${id}`)
   return client
-}
-
-function organisation(mock: TestMock, name: string, clients: number[]) {
-  return {
-    id: mock.store.nextId('organisation'),
-    status: null,
-    name,
-    company_number: null,
-    jurisdiction: null,
-    reference: null,
-    incorporated_at: null,
-    clients,
-    assignees: [],
-    created_at: NOW,
-    updated_at: NOW,
-    archived_at: null,
-  }
 }
 
 describe('GET /clients on a fresh team', () => {
@@ -97,7 +81,7 @@ describe('GET /clients on a fresh team', () => {
       const peter = await create(api, { first_name: 'Peter', last_name: 'Jones' })
       const anna = await create(api, { first_name: 'Anna', last_name: 'Lee' }, { email: 'widgets.buyer@example.com' })
       const zoe = await create(api, { first_name: 'Zoe', last_name: 'Brontë' })
-      team.team.organisations.push(organisation(mock, 'Globex Widgets Ltd', [peter.id]), organisation(mock, 'Initrode Lettings', [joanna.id, peter.id]))
+      team.team.organisations.push(organisationRow(mock, 'Globex Widgets Ltd', [peter.id]), organisationRow(mock, 'Initrode Lettings', [joanna.id, peter.id]))
       return { api, jose: jose.id, joanna: joanna.id, peter: peter.id, anna: anna.id, zoe: zoe.id }
     }
 
@@ -579,7 +563,7 @@ describe('GET /clients on a fresh team', () => {
       const teamB = mock.newTeam()
       const a = await create(teamA.api(), { first_name: 'Ann', last_name: 'Lee' })
       row(teamA, a.id).assignees.push({ id: mock.store.nextId('assignee'), user: teamA.users.member.id, created_at: NOW })
-      teamA.team.organisations.push(organisation(mock, 'Umbrella Holdings', [a.id]))
+      teamA.team.organisations.push(organisationRow(mock, 'Umbrella Holdings', [a.id]))
       expect(await ids(teamA.api(), { search: 'umbrella' })).toEqual([a.id])
       expect(await ids(teamB.api(), { search: 'umbrella' })).toEqual([])
       expect(await ids(teamB.api(), { assignee: teamA.users.member.id })).toEqual([])

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { ApiClient } from '../support/api.ts'
 import { createTestMock, TEST_NOW, type TestMock } from '../support/mock.ts'
+import { giveRecord, organisationRow } from '../support/rows.ts'
 
 const NOW = TEST_NOW.toISOString().replace(/\.\d+Z$/, 'Z')
 const MINUTE = 60_000
@@ -68,11 +69,6 @@ const EMPTY_ADDRESS = {
   province: null,
   postcode: null,
   country: null,
-}
-
-/** Gives a client a record (the records endpoints do not exist yet), straight in the team's state. */
-function giveRecord(mock: TestMock, team: NewTeam['team'], clientId: number): void {
-  team.records.push({ id: mock.store.nextId('record'), client: clientId, created_by: null, created_at: NOW, updated_at: NOW })
 }
 
 /** Events published from a mark on (a mark is mock.events.length taken earlier). */
@@ -750,20 +746,7 @@ describe('DELETE /clients/{id}', () => {
     const { mock, ...team } = setup()
     const client = await createClient(team.api())
     const other = await createClient(team.api(), { ...ANN, email: 'other@example.com' })
-    const organisation = (clients: number[]) => ({
-      id: mock.store.nextId('organisation'),
-      status: null,
-      name: 'Lee Holdings Ltd',
-      company_number: null,
-      jurisdiction: null,
-      reference: null,
-      incorporated_at: null,
-      clients,
-      assignees: [],
-      created_at: NOW,
-      updated_at: NOW,
-      archived_at: null,
-    })
+    const organisation = (clients: number[]) => organisationRow(mock, 'Lee Holdings Ltd', clients)
     team.team.organisations.push(organisation([client.id, other.id]), organisation([client.id]), organisation([other.id]))
     const res = await team.api().delete(`/clients/${client.id}`)
     expect(res.status).toBe(204)
