@@ -22,19 +22,17 @@ function displayHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host
 }
 
-/** The ready-made tokens of fixtures/world.json that still work, one line per team. */
+/** The ready-made tokens of fixtures/world.json: those that work, one line per team, then the rest. */
 function tokenLines(fixture: WorldFixture, store: Store, nowTimestamp: string): string[] {
+  const resolved = fixture.tokens.map((token) => ({ token, identity: store.resolveToken(token.token, () => nowTimestamp) }))
   const lines: string[] = []
   for (const team of fixture.teams) {
-    const tokens = fixture.tokens
-      .filter((token) => token.team === team.key && store.resolveToken(token.token, () => nowTimestamp))
-      .map((token) => {
-        const identity = store.resolveToken(token.token, () => nowTimestamp)
-        return `${token.token} (${identity?.member.role ?? '?'})`
-      })
+    const tokens = resolved
+      .filter(({ token, identity }) => identity && token.team === team.key)
+      .map(({ token, identity }) => `${token.token} (${identity?.member.role ?? ''})`)
     if (tokens.length > 0) lines.push(`${team.name}${team.cases_enabled ? '' : ' [legacy, no cases]'}: ${tokens.join(', ')}`)
   }
-  const rejected = fixture.tokens.filter((token) => !store.resolveToken(token.token, () => nowTimestamp)).map((token) => token.token)
+  const rejected = resolved.filter(({ identity }) => !identity).map(({ token }) => token.token)
   if (rejected.length > 0) lines.push(`401 on purpose: ${rejected.join(', ')}`)
   return lines
 }
