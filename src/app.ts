@@ -4,21 +4,27 @@ import { Hono } from 'hono'
 import { cors } from 'hono/cors'
 import type { RequestContext, Services } from './context.ts'
 import type { Contracts } from './contracts/load.ts'
+import { SURFACES, type Surface } from './contracts/load.ts'
 import { buildOpenApi } from './contracts/openapi.ts'
+import { controlRoutes } from './control/routes.ts'
 import { identifier } from './kernel/auth.ts'
 import type { KernelEnv } from './kernel/env.ts'
 import { HttpError, routeNotFound, serverError } from './kernel/errors.ts'
 import { Routes } from './kernel/operation.ts'
 import { RateLimiter, rateLimiting } from './kernel/rate-limit.ts'
 import { json } from './kernel/respond.ts'
+import { canWrite } from './kernel/roles.ts'
+import { assigneesRoutes } from './resources/assignees/routes.ts'
 import { clientsRoutes } from './resources/clients/routes.ts'
 import { creditsRoutes } from './resources/credits/routes.ts'
 import { meRoutes } from './resources/me/routes.ts'
+import { organisationsRoutes } from './resources/organisations/routes.ts'
 import { statusRoutes } from './resources/status/routes.ts'
 import { teamRoutes } from './resources/team/routes.ts'
 import { teamsRoutes } from './resources/teams/routes.ts'
 
-export const API_BASE = '/api/v2'
+export const API_BASE = SURFACES.api.base
+export const CONTROL_BASE = SURFACES.control.base
 
 export interface AppOptions extends Services {
   contracts: Contracts
@@ -30,9 +36,12 @@ export interface AppOptions extends Services {
   version?: string
 }
 
-const RESOURCE_ROUTES = [statusRoutes, meRoutes, teamRoutes, teamsRoutes, creditsRoutes, clientsRoutes]
+const RESOURCE_ROUTES = [statusRoutes, meRoutes, teamRoutes, teamsRoutes, creditsRoutes, clientsRoutes, organisationsRoutes, assigneesRoutes]
 
 const READ_ONLY_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
+
+/** Writes that change only the caller's own user account, not the team's data. */
+const USER_OWN_WRITES = new Set(['me.update'])
 
 export function createApp(options: AppOptions): Hono<KernelEnv<RequestContext>> {
   const { contracts, store, clock } = options
@@ -43,7 +52,11 @@ export function createApp(options: AppOptions): Hono<KernelEnv<RequestContext>> 
     events: options.events,
     behaviour: options.behaviour,
   }
-  const routes = new Routes<RequestContext>(contracts)
+  const routes = new Routes<RequestContext>(contracts, {
+    base: API_BASE,
+    // Read-only members get 403 on every write (FACTS.md "Roles"); their own profile is theirs to change.
+    mayWrite: (ctx, op) => USER_OWN_WRITES.has(op.id) || canWrite(ctx.member.role),
+  })
   for (const register of RESOURCE_ROUTES) register(routes)
 
   const limiter = new RateLimiter(options.rateLimit.limit, options.rateLimit.windowSeconds * 1000)
@@ -53,20 +66,33 @@ export function createApp(options: AppOptions): Hono<KernelEnv<RequestContext>> 
     return identity && { ...identity, ...services }
   })
   // A limit is shared by all tokens of one user on one team, separate per team (FACTS.md).
-  const limit = rateLimiting<RequestContext>(limiter, () => clock.now().getTime(), (ctx) => `${ctx.user.id}:${ctx.team.team.id}`)
+  const limit = rateLimiting<RequestContext>(limiter, () => clock.now().getTime(), (ctx) => `${ctx.user.id}:${ctx.team.id}`)
   api.use('*', async (c, next) => {
     identify(c)
     limit(c)
     await next()
   })
+
+  // The control API has no caller: every request acts with the mock's services.
+  const controlApi = new Routes<Services>(contracts, { base: CONTROL_BASE })
+  controlRoutes(controlApi)
+  const control = new Hono<KernelEnv<Services>>()
+  control.use('*', async (c, next) => {
+    c.set('principal', services)
+    await next()
+  })
+
   const afterWrite = options.afterWrite
   if (afterWrite) {
-    api.use('*', async (c, next) => {
+    const persist = async (method: string, next: () => Promise<void>) => {
       await next()
-      if (!READ_ONLY_METHODS.has(c.req.method)) await afterWrite()
-    })
+      if (!READ_ONLY_METHODS.has(method)) await afterWrite()
+    }
+    api.use('*', (c, next) => persist(c.req.method, next))
+    control.use('*', (c, next) => persist(c.req.method, next))
   }
   api.route('/', routes.app)
+  control.route('/', controlApi.app)
 
   const app = new Hono<KernelEnv<RequestContext>>()
   if (options.cors ?? true) {
@@ -81,12 +107,17 @@ export function createApp(options: AppOptions): Hono<KernelEnv<RequestContext>> 
     // response through a stream (half the throughput, measured with npm run bench).
     app.use('*', (c, next) => (c.req.header('Origin') ? allowBrowsers(c, next) : next()))
   }
-  let openApi: Record<string, unknown> | undefined
-  app.get('/openapi.json', (c) => {
-    openApi ??= buildOpenApi(contracts, options.version ?? '0.0.0')
-    return c.json({ ...openApi, servers: [{ url: `${new URL(c.req.url).origin}${API_BASE}` }] })
-  })
+  const openApi = new Map<Surface, Record<string, unknown>>()
+  const serveOpenApi = (path: string, surface: Surface) =>
+    app.get(path, (c) => {
+      const document = openApi.get(surface) ?? buildOpenApi(contracts, options.version ?? '0.0.0', surface)
+      openApi.set(surface, document)
+      return c.json({ ...document, servers: [{ url: `${new URL(c.req.url).origin}${SURFACES[surface].base}` }] })
+    })
+  serveOpenApi('/openapi.json', 'api')
+  serveOpenApi(`${CONTROL_BASE}/openapi.json`, 'control')
   app.route(API_BASE, api)
+  app.route(CONTROL_BASE, control as unknown as Hono<KernelEnv<RequestContext>>)
   app.notFound((c) => json(c, routeNotFound().body, 404))
   app.onError((error, c) => {
     const known = error instanceof HttpError ? error : undefined

@@ -5,7 +5,8 @@ import type { KernelEnv } from './kernel/env.ts'
 import type { EventBus } from './kernel/events.ts'
 import type { Routes } from './kernel/operation.ts'
 import type { Random } from './kernel/random.ts'
-import type { Identity, Store } from './store/world.ts'
+import { ownsTeam, seesOnlyAssigned } from './kernel/roles.ts'
+import type { Identity, Store, Team } from './store/world.ts'
 
 export interface Behaviour {
   /** Days until a new record expires when its create request names no expiry. */
@@ -22,15 +23,26 @@ export interface Services {
 
 export type RequestContext = Identity & Services
 
+/** What a change to one team's state needs: the shared services and the team (the control API has no caller). */
+export type TeamContext = Services & { team: Team }
+
 export type AppEnv = KernelEnv<RequestContext>
 export type AppRoutes = Routes<RequestContext>
 
 /** Publishes a fact about the caller's team, stamped with the mock's clock. */
-export function emit(ctx: RequestContext, type: string, subjects: Record<string, number | string | null>): void {
-  ctx.events.publish({ type, teamId: ctx.team.team.id, occurredAt: ctx.clock.timestamp(), subjects })
+export function emit(ctx: TeamContext, type: string, subjects: Record<string, number | string | null>): void {
+  ctx.events.publish({ type, teamId: ctx.team.id, occurredAt: ctx.clock.timestamp(), subjects })
 }
 
-/** Owners can do everything admins can (README "Behaviour notes"). */
-export function isAdmin(ctx: RequestContext): boolean {
-  return ctx.member.role === 'owner' || ctx.member.role === 'admin'
+/** PATCH /team and GET /credits: owners, and support users acting in the team (FACTS.md "Roles"). */
+export function isOwner(ctx: RequestContext): boolean {
+  return ownsTeam(ctx.member.role)
+}
+
+/**
+ * Whether the caller sees a client, record, case or organisation: assigned-only members see only
+ * what they are assigned to (FACTS.md "Roles"); everyone else sees the whole team's.
+ */
+export function canSee(ctx: RequestContext, row: { assignees: ReadonlyArray<{ user: number }> }): boolean {
+  return !seesOnlyAssigned(ctx.member.role) || row.assignees.some((assignee) => assignee.user === ctx.user.id)
 }

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url'
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js'
 import addFormatsModule from 'ajv-formats'
 import ajvErrorsModule from 'ajv-errors'
+import { RFC5321_MAILBOX } from './formats.ts'
 
 // Both plugins are CommonJS with a default export; under NodeNext the default is the module.
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default
@@ -25,8 +26,20 @@ export interface SortContract {
   defaultOrder?: 'asc' | 'desc'
 }
 
+/**
+ * Where operations are served: the API (contracts/operations/, under /api/v2, token and rate limit
+ * on every operation) and the mock's control API (contracts/control/, under /_mock, neither).
+ */
+export const SURFACES = {
+  api: { folder: 'operations', base: '/api/v2', authenticated: true },
+  control: { folder: 'control', base: '/_mock', authenticated: false },
+} as const
+
+export type Surface = keyof typeof SURFACES
+
 export interface OperationContract {
   id: string
+  surface: Surface
   tag: string
   method: HttpMethod
   path: string
@@ -46,7 +59,7 @@ export interface OperationContract {
 
 interface OperationFile {
   tag: string
-  operations: Record<string, Omit<OperationContract, 'id' | 'tag' | 'expand' | 'query' | 'paged' | 'pathParams'> & {
+  operations: Record<string, Omit<OperationContract, 'id' | 'surface' | 'tag' | 'expand' | 'query' | 'paged' | 'pathParams'> & {
     paged?: boolean
     expand?: string[]
     query?: Record<string, JsonSchema>
@@ -60,6 +73,8 @@ export interface ContractError {
 }
 
 export const CONTRACTS_BASE = 'https://contracts.ivs-mock.local/'
+/** Base of the $refs in operation files (they sit in contracts/operations/ and contracts/control/, side by side). */
+export const OPERATIONS_BASE = `${CONTRACTS_BASE}operations/`
 export const contractsDir = fileURLToPath(new URL('../../contracts/', import.meta.url))
 
 const PAGE_SCHEMA: JsonSchema = { type: 'integer', minimum: 1, default: 1 }
@@ -92,6 +107,7 @@ function pathParamsOf(path: string): string[] {
 function newAjv(options: { useDefaults?: boolean }): Ajv2020 {
   const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, strictTypes: false, ...options })
   addFormats(ajv)
+  ajv.addFormat('email', RFC5321_MAILBOX)
   ajvErrors(ajv)
   return ajv
 }
@@ -142,23 +158,27 @@ export class Contracts {
     const parameters = readJson(`${dir}/parameters.json`) as JsonSchema & { $defs: Record<string, JsonSchema> }
     this.parameters = parameters.$defs
     const fileSchema = this.ajv.compile(readJson(`${dir}/operation-file.schema.json`) as JsonSchema)
-    for (const file of jsonFiles(`${dir}/operations`)) {
-      const content = readJson(`${dir}/operations/${file}`)
-      if (!fileSchema(content)) {
-        const problems = (fileSchema.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`)
-        throw new Error(`contracts: operations/${file} is not a valid operations file: ${problems.join('; ')}`)
+    for (const [surface, { folder }] of Object.entries(SURFACES) as Array<[Surface, (typeof SURFACES)[Surface]]>) {
+      for (const file of jsonFiles(`${dir}/${folder}`)) {
+        const content = readJson(`${dir}/${folder}/${file}`)
+        if (!fileSchema(content)) {
+          const problems = (fileSchema.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`)
+          throw new Error(`contracts: ${folder}/${file} is not a valid operations file: ${problems.join('; ')}`)
+        }
+        this.addOperations(surface, file, content as OperationFile)
       }
-      this.addOperations(file, content as OperationFile)
     }
   }
 
-  private addOperations(file: string, content: OperationFile): void {
+  private addOperations(surface: Surface, file: string, content: OperationFile): void {
+    const { folder, authenticated } = SURFACES[surface]
     const resource = file.replace(/\.json$/, '')
     for (const [id, raw] of Object.entries(content.operations)) {
       if (this.operations.has(id)) throw new Error(`contracts: operationId ${id} is defined twice`)
       const op: OperationContract = {
         ...raw,
         id,
+        surface,
         tag: content.tag,
         paged: raw.paged ?? false,
         expand: raw.expand ?? [],
@@ -168,14 +188,16 @@ export class Contracts {
       }
       const firstSegment = op.path.split('/')[1]
       if (firstSegment !== resource) {
-        throw new Error(`contracts: ${id} (${op.path}) belongs in operations/${firstSegment}.json, not ${file}`)
+        throw new Error(`contracts: ${id} (${op.path}) belongs in ${folder}/${firstSegment}.json, not ${file}`)
       }
       for (const name of op.pathParams) {
         if (!this.parameters[name]) throw new Error(`contracts: ${id} uses path parameter {${name}} missing from parameters.json`)
       }
       const takesInput = op.paged || op.sort || op.expand.length > 0 || Object.keys(op.query).length > 0 || op.body || op.multipart
-      op.responses['401'] ??= universalResponses.unauthenticated
-      op.responses['429'] ??= universalResponses.rateLimited
+      if (authenticated) {
+        op.responses['401'] ??= universalResponses.unauthenticated
+        op.responses['429'] ??= universalResponses.rateLimited
+      }
       if (takesInput) op.responses['422'] ??= universalResponses.invalid
       if (op.pathParams.length > 0) op.responses['404'] ??= universalResponses.notFound
       this.operations.set(id, op)
@@ -195,7 +217,7 @@ export class Contracts {
 
   queryValidator(id: string): ValidateFunction {
     return this.cached(`query:${id}`, () =>
-      this.queryAjv.compile({ $id: `${CONTRACTS_BASE}operations/${id}.query.json`, ...this.querySchema(id) }),
+      this.queryAjv.compile({ $id: `${OPERATIONS_BASE}${id}.query.json`, ...this.querySchema(id) }),
     )
   }
 
@@ -203,7 +225,7 @@ export class Contracts {
     const op = this.operation(id)
     if (!op.body) return undefined
     const body = op.body
-    return this.cached(`body:${id}`, () => this.ajv.compile({ $id: `${CONTRACTS_BASE}operations/${id}.body.json`, ...body }))
+    return this.cached(`body:${id}`, () => this.ajv.compile({ $id: `${OPERATIONS_BASE}${id}.body.json`, ...body }))
   }
 
   /** Validator of the JSON body of one response, or undefined when that status has no JSON body. */
@@ -211,7 +233,7 @@ export class Contracts {
     const body = this.operation(id).responses[String(status)]?.body
     if (!body) return undefined
     return this.cached(`response:${id}:${status}`, () =>
-      this.ajv.compile({ $id: `${CONTRACTS_BASE}operations/${id}.${status}.json`, ...body }),
+      this.ajv.compile({ $id: `${OPERATIONS_BASE}${id}.${status}.json`, ...body }),
     )
   }
 

@@ -1,8 +1,7 @@
 // The served OpenAPI 3.1 document, generated from contracts/ (never written by hand): schemas
 // become components, operations become paths, the universal responses and headers are shared.
-import { CONTRACTS_BASE, type Contracts, type JsonSchema, type OperationContract } from './load.ts'
-
-const OPERATIONS_BASE = `${CONTRACTS_BASE}operations/`
+import { OPERATIONS_BASE, SURFACES, type Contracts, type JsonSchema, type OperationContract, type Surface } from './load.ts'
+import { relinkRefs } from './refs.ts'
 
 const RATE_LIMIT_HEADERS = {
   'X-RateLimit-Limit': { $ref: '#/components/headers/X-RateLimit-Limit' },
@@ -16,27 +15,13 @@ function componentName(documentUrl: URL): string | undefined {
   return match[1] === 'events' ? `events-${match[2] as string}` : match[2]
 }
 
-/**
- * Rewrites the $refs of a contract (relative to the document at `base`) to component refs:
- * '../schemas/client.json' -> '#/components/schemas/client', '#/$defs/x' inside address.json ->
- * '#/components/schemas/address/$defs/x'.
- */
+/** Rewrites a contract's $refs (relative to the document at `base`) to component refs. */
 function toComponentRefs(value: unknown, base: string): unknown {
-  if (Array.isArray(value)) return value.map((item) => toComponentRefs(item, base))
-  if (value === null || typeof value !== 'object') return value
-  const result: Record<string, unknown> = {}
-  for (const [key, child] of Object.entries(value)) {
-    if (key === '$id' || key === '$schema') continue
-    if (key === '$ref' && typeof child === 'string') {
-      const target = new URL(child, base)
-      const component = componentName(target)
-      if (!component) throw new Error(`openapi: cannot map $ref ${child} (from ${base})`)
-      result.$ref = `#/components/schemas/${component}${target.hash.replace(/^#/, '')}`
-      continue
-    }
-    result[key] = toComponentRefs(child, base)
-  }
-  return result
+  return relinkRefs(value, base, (target) => {
+    const component = componentName(target)
+    if (!component) throw new Error(`openapi: cannot map $ref ${target.href} (from ${base})`)
+    return `#/components/schemas/${component}${target.hash.replace(/^#/, '')}`
+  })
 }
 
 function parameters(contracts: Contracts, op: OperationContract): unknown[] {
@@ -59,9 +44,12 @@ function parameters(contracts: Contracts, op: OperationContract): unknown[] {
 function responses(op: OperationContract): Record<string, unknown> {
   const result: Record<string, unknown> = {}
   for (const [status, response] of Object.entries(op.responses)) {
-    const headers = status === '429'
-      ? { ...RATE_LIMIT_HEADERS, 'Retry-After': { $ref: '#/components/headers/Retry-After' }, 'X-RateLimit-Reset': { $ref: '#/components/headers/X-RateLimit-Reset' } }
-      : RATE_LIMIT_HEADERS
+    const limited = SURFACES[op.surface].authenticated
+    const headers = !limited
+      ? undefined
+      : status === '429'
+        ? { ...RATE_LIMIT_HEADERS, 'Retry-After': { $ref: '#/components/headers/Retry-After' }, 'X-RateLimit-Reset': { $ref: '#/components/headers/X-RateLimit-Reset' } }
+        : RATE_LIMIT_HEADERS
     const content = response.body
       ? { 'application/json': { schema: toComponentRefs(response.body, OPERATIONS_BASE) } }
       : response.binary
@@ -69,7 +57,7 @@ function responses(op: OperationContract): Record<string, unknown> {
         : undefined
     result[status] = {
       description: response.description ?? (Number(status) < 300 ? 'Success.' : 'Error.'),
-      headers,
+      ...(headers ? { headers } : {}),
       ...(content ? { content } : {}),
     }
   }
@@ -94,9 +82,25 @@ function operationObject(contracts: Contracts, op: OperationContract): Record<st
   }
 }
 
-export function buildOpenApi(contracts: Contracts, version: string): Record<string, unknown> {
+const INFO: Record<Surface, { title: string; description: string }> = {
+  api: {
+    title: 'Identity Verification Service REST API (mock)',
+    description:
+      'Generated from the contracts of ivs-mock, a stateful mock of the Identity Verification Service REST API v2.0. Every operation takes a bearer token; 401 and 429 apply everywhere.',
+  },
+  control: {
+    title: 'ivs-mock control API',
+    description:
+      "The mock's own operations, outside the API it mocks: fresh isolated teams, and changes the real service makes outside its API. No token, no rate limit.",
+  },
+}
+
+/** The OpenAPI document of one surface: the API (GET /openapi.json) or the control API (GET /_mock/openapi.json). */
+export function buildOpenApi(contracts: Contracts, version: string, surface: Surface = 'api'): Record<string, unknown> {
+  const operations = [...contracts.operations.values()].filter((op) => op.surface === surface)
+  const authenticated = SURFACES[surface].authenticated
   const paths: Record<string, Record<string, unknown>> = {}
-  for (const op of contracts.operations.values()) {
+  for (const op of operations) {
     paths[op.path] ??= {}
     ;(paths[op.path] as Record<string, unknown>)[op.method.toLowerCase()] = operationObject(contracts, op)
   }
@@ -108,23 +112,22 @@ export function buildOpenApi(contracts: Contracts, version: string): Record<stri
   return {
     openapi: '3.1.0',
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
-    info: {
-      title: 'Identity Verification Service REST API (mock)',
-      version,
-      description:
-        'Generated from the contracts of ivs-mock, a stateful mock of the Identity Verification Service REST API v2.0. Every operation takes a bearer token; 401 and 429 apply everywhere.',
-    },
-    security: [{ bearer: [] }],
-    tags: [...new Set([...contracts.operations.values()].map((op) => op.tag))].map((name) => ({ name })),
+    info: { ...INFO[surface], version },
+    ...(authenticated ? { security: [{ bearer: [] }] } : {}),
+    tags: [...new Set(operations.map((op) => op.tag))].map((name) => ({ name })),
     paths,
     components: {
-      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'A personal access token.' } },
-      headers: {
-        'X-RateLimit-Limit': { description: 'Requests allowed per window.', schema: { type: 'integer' } },
-        'X-RateLimit-Remaining': { description: 'Requests left in this window.', schema: { type: 'integer' } },
-        'Retry-After': { description: 'Seconds until the window resets.', schema: { type: 'integer' } },
-        'X-RateLimit-Reset': { description: 'Unix time when the window resets.', schema: { type: 'integer' } },
-      },
+      ...(authenticated
+        ? {
+            securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'A personal access token.' } },
+            headers: {
+              'X-RateLimit-Limit': { description: 'Requests allowed per window.', schema: { type: 'integer' } },
+              'X-RateLimit-Remaining': { description: 'Requests left in this window.', schema: { type: 'integer' } },
+              'Retry-After': { description: 'Seconds until the window resets.', schema: { type: 'integer' } },
+              'X-RateLimit-Reset': { description: 'Unix time when the window resets.', schema: { type: 'integer' } },
+            },
+          }
+        : {}),
       schemas,
     },
   }

@@ -1,13 +1,20 @@
 // Routes are registered by operationId: method and path come from contracts/, so a route can
 // never drift from its contract. Before the handler runs, the operation's gate checks the token,
 // what the path names and the caller's role, then validates the query and body against the same
-// contract, in the order Laravel reports them.
-import { Hono, type Handler } from 'hono'
-import type { Contracts, JsonSchema } from '../contracts/load.ts'
+// contract, in the order Laravel reports them. The handler gets its input typed from the contract
+// (src/contracts/generated.ts) and returns the answer; the gate sends it with the contract's
+// success status.
+import { Hono, type Context } from 'hono'
+import type { Operations } from '../contracts/generated.ts'
+import type { Contracts, JsonSchema, OperationContract } from '../contracts/load.ts'
+import type { Binary } from './binary.ts'
 import type { KernelEnv } from './env.ts'
 import { forbidden, unauthenticated } from './errors.ts'
-import { expandOf } from './expand.ts'
+import { expandOf, type Expand } from './expand.ts'
+import { binary, json, noContent } from './respond.ts'
 import { checkBody, checkQuery, parseJsonBody, queryShapeOf, readQuery } from './validate.ts'
+
+export type OperationId = keyof Operations
 
 /** '/clients/{clientId}/files/{fileId}' -> '/clients/:clientId{[0-9]+}/files/:fileId{[0-9]+}' */
 export function honoPath(path: string, parameters: Record<string, JsonSchema>): string {
@@ -16,53 +23,112 @@ export function honoPath(path: string, parameters: Record<string, JsonSchema>): 
   )
 }
 
-export interface OperationOptions<P> {
+type Params<Id extends OperationId> = Operations[Id]['params']
+
+export interface HandlerInput<P, Id extends OperationId, F> {
+  ctx: P
+  /** Path parameters, integers already numbers. */
+  params: Params<Id>
+  /** The validated query, defaults filled in (page, limit, order_by, sort_by). */
+  query: Operations[Id]['query']
+  /** The validated, normalised JSON body. */
+  body: Operations[Id]['body']
+  expand: Expand
+  /** The request's absolute URL (pagination links). */
+  url: string
+  /** The API's absolute base URL as the caller reached it, e.g. http://127.0.0.1:4010/api/v2 (links in answers). */
+  baseUrl: string
+  /** What the operation's find returned: the resource the path names. */
+  found: F
+}
+
+/** The answer: a body for the contract's 200/201, nothing (void) for its 204, or a Binary. */
+export type Answer<Id extends OperationId> = Operations[Id]['success']
+
+export type Handler<P, Id extends OperationId, F> = (input: HandlerInput<P, Id, F>) => Answer<Id> | Promise<Answer<Id>>
+
+export interface OperationOptions<P, Id extends OperationId, F> {
   /**
    * Looks up what the path names and throws its 404 (or 403 for something the caller may not
-   * see): like Laravel's route binding, this comes before the input is validated.
+   * see), returning it to the handler: like Laravel's route binding, this comes before the input
+   * is validated.
    */
-  find?: (ctx: P, params: Record<string, string>) => void
+  find?: (ctx: P, params: Params<Id>) => F
   /** A role check that answers 403 before the input is validated, like FormRequest::authorize. */
-  authorize?: (ctx: P) => boolean
+  authorize?: (ctx: P, found: F) => boolean
 }
+
+export interface RoutesOptions<P> {
+  /** Where the routes are mounted (the API base, /api/v2): answers link to `origin + base + path`. */
+  base?: string
+  /** Whether the caller may use an operation that changes state (any method but GET); 403 if not. */
+  mayWrite?: (principal: P, op: OperationContract) => boolean
+}
+
+const isBinary = (answer: unknown): answer is Binary => typeof answer === 'object' && answer !== null && (answer as Binary).kind === 'binary'
 
 export class Routes<P> {
   readonly app = new Hono<KernelEnv<P>>()
 
-  constructor(private readonly contracts: Contracts) {}
+  constructor(
+    private readonly contracts: Contracts,
+    private readonly options: RoutesOptions<P> = {},
+  ) {}
 
-  /** Serves an operation: 401, then find (404), then authorize (403), then query and body (422). */
-  handle(operationId: string, handler: Handler<KernelEnv<P>>): void
-  handle(operationId: string, options: OperationOptions<P>, handler: Handler<KernelEnv<P>>): void
-  handle(operationId: string, ...args: [Handler<KernelEnv<P>>] | [OperationOptions<P>, Handler<KernelEnv<P>>]): void {
-    const [options, handler] = args.length === 1 ? [{} as OperationOptions<P>, args[0]] : args
-    const op = this.contracts.operation(operationId)
+  /** Serves an operation: 401, then find (404), then the role checks (403), then query and body (422). */
+  handle<Id extends OperationId>(operationId: Id, handler: Handler<P, Id, undefined>): void
+  handle<Id extends OperationId, F>(operationId: Id, options: OperationOptions<P, Id, F>, handler: Handler<P, Id, F>): void
+  handle<Id extends OperationId, F>(operationId: Id, ...args: [Handler<P, Id, F>] | [OperationOptions<P, Id, F>, Handler<P, Id, F>]): void {
+    const [options, handler] = args.length === 1 ? [{} as OperationOptions<P, Id, F>, args[0]] : args
     const contracts = this.contracts
+    const op = contracts.operation(operationId)
     const shape = queryShapeOf(contracts.querySchema(operationId))
-    const takesBody = op.body !== undefined
-    this.app.on(
-      op.method,
-      honoPath(op.path, contracts.parameters),
-      async (c, next) => {
-        const principal = c.get('principal')
-        if (principal === undefined) throw unauthenticated()
-        c.set('ctx', principal)
-        options.find?.(principal, c.req.param())
-        if (options.authorize && !options.authorize(principal)) throw forbidden()
-        const url = c.req.url
-        const start = url.indexOf('?')
-        const raw = start === -1 ? {} : readQuery(new URLSearchParams(url.slice(start + 1)), shape)
-        const query = checkQuery(contracts.queryValidator(operationId), raw)
-        if (op.sort) query.sort_by ??= op.sort.default
-        c.set('query', query)
-        c.set('expand', expandOf(query))
-        if (takesBody) {
-          const validate = contracts.bodyValidator(operationId)
-          if (validate) c.set('body', checkBody(validate, parseJsonBody(await c.req.text())))
-        }
-        await next()
-      },
-      handler,
-    )
+    const integerParams = op.pathParams.filter((name) => contracts.parameters[name]?.type === 'integer')
+    const answersWith = successStatuses(op)
+    const mayWrite = op.method === 'GET' ? undefined : this.options.mayWrite
+    const bodyValidator = op.body === undefined ? undefined : () => contracts.bodyValidator(operationId)
+    const sortDefault = op.sort?.default
+    const base = this.options.base ?? ''
+
+    this.app.on(op.method, honoPath(op.path, contracts.parameters), async (c: Context<KernelEnv<P>>) => {
+      const ctx = c.get('principal')
+      if (ctx === undefined) throw unauthenticated()
+      const params: Record<string, string | number> = c.req.param()
+      for (const name of integerParams) params[name] = Number(params[name])
+      const found = options.find?.(ctx, params) as F
+      if (mayWrite && !mayWrite(ctx, op)) throw forbidden()
+      if (options.authorize && !options.authorize(ctx, found)) throw forbidden()
+      const url = c.req.url
+      const start = url.indexOf('?')
+      const baseUrl = `${url.slice(0, url.indexOf('/', url.indexOf('//') + 2))}${base}`
+      const query = checkQuery(contracts.queryValidator(operationId), start === -1 ? {} : readQuery(new URLSearchParams(url.slice(start + 1)), shape))
+      if (sortDefault !== undefined) query.sort_by ??= sortDefault
+      const validate = bodyValidator?.()
+      const body = validate ? checkBody(validate, parseJsonBody(await c.req.text())) : undefined
+      const answer: unknown = await handler({
+        ctx,
+        params: params,
+        query: query,
+        body: body as Operations[Id]['body'],
+        expand: expandOf(query),
+        url,
+        baseUrl,
+        found,
+      })
+      if (answer === undefined) {
+        if (!answersWith.empty) throw new Error(`${operationId}: the handler answered nothing, but the contract has no 204`)
+        return noContent(c)
+      }
+      if (answersWith.body === undefined) throw new Error(`${operationId}: the handler answered a body, but the contract has only a 204`)
+      return isBinary(answer) ? binary(c, answer, answersWith.body) : json(c, answer, answersWith.body)
+    })
   }
+}
+
+/** The contract's success statuses: the one with a body (200 or 201) and whether 204 is one. */
+function successStatuses(op: OperationContract): { body: number | undefined; empty: boolean } {
+  const statuses = Object.entries(op.responses).filter(([status]) => status.startsWith('2'))
+  const withBody = statuses.filter(([, response]) => response.body !== undefined || response.binary !== undefined)
+  if (withBody.length > 1) throw new Error(`${op.id}: more than one success status with a body`)
+  return { body: withBody[0] ? Number(withBody[0][0]) : undefined, empty: statuses.some(([status]) => status === '204') }
 }

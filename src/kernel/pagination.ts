@@ -1,7 +1,5 @@
 // Paged lists (spec "Conventions", FACTS.md "Lists, pagination, expansion"): limit 1..100
 // (default 25), page >= 1, a page past the end is an empty data, links null on a single page.
-import type { Query } from './validate.ts'
-
 export interface PaginatedList<T> {
   object: 'paginated_list'
   data: T[]
@@ -13,13 +11,24 @@ export interface PaginatedList<T> {
   links: { next: string | null; previous: string | null } | null
 }
 
-export interface ActionList<T> {
+/**
+ * FACTS.md "Wire details": the answer of add/replace/item operations (only what is new) and an
+ * expanded relation that is a list of people or clients (its first page), with the absolute URL
+ * of the collection it shows.
+ */
+export interface ListObject<T, L extends number = number> {
   object: 'list'
   data: T[]
   total: number
   count: number
-  limit: number
+  limit: L
   has_more: boolean
+  url: string
+}
+
+export interface PageQuery {
+  page: number
+  limit: number
 }
 
 function pageUrl(url: string, page: number): string {
@@ -32,9 +41,8 @@ function pageUrl(url: string, page: number): string {
  * One page of items, presented only after slicing so a page costs what it shows. The query is
  * the operation's validated query, where page and limit always have a value.
  */
-export function paginate<T, J>(items: readonly T[], query: Query, url: string, present: (item: T) => J): PaginatedList<J> {
-  const page = query.page as number
-  const limit = query.limit as number
+export function paginate<T, J>(items: readonly T[], query: PageQuery, url: string, present: (item: T) => J): PaginatedList<J> {
+  const { page, limit } = query
   const total = items.length
   const totalPages = Math.max(1, Math.ceil(total / limit))
   const data = items.slice((page - 1) * limit, page * limit).map(present)
@@ -56,7 +64,8 @@ export function paginate<T, J>(items: readonly T[], query: Query, url: string, p
   }
 }
 
-/** The answer of add/replace/item operations: only what is new, all on one page. */
-export function actionList<J>(data: J[]): ActionList<J> {
-  return { object: 'list', data, total: data.length, count: data.length, limit: Math.max(data.length, 1), has_more: false }
+/** The first `limit` items as a list object; presented only after slicing. */
+export function listObject<T, J, L extends number>(items: readonly T[], limit: L, url: string, present: (item: T) => J): ListObject<J, L> {
+  const data = items.slice(0, limit).map(present)
+  return { object: 'list', data, total: items.length, count: data.length, limit, has_more: items.length > limit, url }
 }

@@ -3,6 +3,7 @@
 // throughput of GET /clients/{id} (npm run bench). Middleware that adds headers to every answer
 // (the rate limit) leaves them in the context's responseHeaders.
 import type { Context } from 'hono'
+import type { Binary } from './binary.ts'
 import type { KernelEnv } from './env.ts'
 
 type AnyContext = Context<KernelEnv<any>>
@@ -16,4 +17,10 @@ export function json(c: AnyContext, body: unknown, status = 200, headers: Record
 
 export function noContent(c: AnyContext): Response {
   return new Response(null, { status: 204, headers: { ...c.get('responseHeaders') } })
+}
+
+export function binary(c: AnyContext, answer: Binary, status = 200): Response {
+  const headers: Record<string, string> = { 'content-type': answer.type, ...c.get('responseHeaders') }
+  if (answer.filename !== undefined) headers['content-disposition'] = `attachment; filename="${answer.filename.replace(/["\\]/g, '_')}"`
+  return new Response(answer.bytes, { status, headers })
 }

@@ -1,7 +1,5 @@
 // sort_by / order_by. Values compare like the real service's database: case-insensitively,
 // NULL before anything in ascending order (and after it in descending), ties by id.
-import type { Query } from './validate.ts'
-
 export type SortValue = string | number | null
 export type SortOrder = 'asc' | 'desc'
 export type SortAccessors<T> = Record<string, (row: T) => SortValue>
@@ -20,10 +18,10 @@ function compareValues(a: SortValue, b: SortValue): number {
  * A sorted copy of rows, by the operation's validated query: the contract checked sort_by and
  * filled in its default (and order_by's), so an accessor is missing only by a coding mistake.
  */
-export function sortRows<T extends { id: number }>(rows: readonly T[], accessors: SortAccessors<T>, query: Query): T[] {
+export function sortRows<T extends { id: number }>(rows: readonly T[], accessors: SortAccessors<T>, query: { sort_by?: string; order_by?: SortOrder }): T[] {
   const sortBy = query.sort_by as string
   const accessor = sortBy === 'id' ? (row: T) => row.id : accessors[sortBy]
   if (!accessor) throw new Error(`sort: no accessor for ${sortBy}`)
-  const direction = (query.order_by as SortOrder) === 'desc' ? -1 : 1
+  const direction = query.order_by === 'desc' ? -1 : 1
   return [...rows].sort((a, b) => direction * (compareValues(accessor(a), accessor(b)) || a.id - b.id))
 }

@@ -50,13 +50,16 @@ function valueAt(data: unknown, path: string): unknown {
 
 /**
  * A custom message from the contract's errorMessage keyword. Its key is where the failing value
- * is (for a missing property, the object's path plus the property); placeholders like {country}
- * are filled from the object holding that key.
+ * is (for a missing property the message names, the object's path plus the property; for the body
+ * as a whole, errors); placeholders like {country} are filled from the object holding that key.
  */
 function describeCustom(error: ErrorObject, data: unknown): [string, string] {
   const original = (error.params as { errors?: ErrorObject[] }).errors?.[0]
-  const missing = original?.keyword === 'required' ? (original.params as { missingProperty: string }).missingProperty : undefined
-  const key = [dotPath(error.instancePath), missing].filter(Boolean).join('.')
+  const missing =
+    original?.keyword === 'required' && original.instancePath === error.instancePath
+      ? (original.params as { missingProperty: string }).missingProperty
+      : undefined
+  const key = [dotPath(error.instancePath), missing].filter(Boolean).join('.') || 'errors'
   const holder = valueAt(data, key.split('.').slice(0, -1).join('.'))
   const message = (error.message ?? 'The value is invalid.').replace(/\{(\w+)\}/g, (placeholder, name: string) => {
     const value = holder !== null && typeof holder === 'object' ? (holder as Record<string, unknown>)[name] : undefined
@@ -105,8 +108,11 @@ function describe(error: ErrorObject, data: unknown): [string, string] {
       return [path, `The selected ${attribute} is invalid.`]
     case 'format':
       return [path, (formatMessages[params.format as string] ?? ((a: string) => `The ${a} field format is invalid.`))(attribute)]
-    case 'pattern':
-      return [path, `The ${attribute} field format is invalid.`]
+    case 'pattern': {
+      // A required string of only whitespace: what Laravel reports once it has trimmed it away.
+      const value = valueAt(data, path)
+      return [path, typeof value === 'string' && trim(value) === '' ? `The ${attribute} field is required.` : `The ${attribute} field format is invalid.`]
+    }
     case 'minLength':
       return [path, params.limit === 1 ? `The ${attribute} field is required.` : `The ${attribute} field must be at least ${String(params.limit)} characters.`]
     case 'maxLength':
@@ -176,15 +182,20 @@ export function queryShapeOf(schema: { properties?: Record<string, ParamSchema> 
   }
 }
 
+/** PHP's integer range: Laravel's integer rule accepts exactly the values filter_var reads as an int. */
+const PHP_INT_MIN = -(2n ** 63n)
+const PHP_INT_MAX = 2n ** 63n - 1n
+
 /**
  * A query string value as the contract's type wants it, as strictly as Laravel's rules read it:
- * integers only from plain digits (not 1e1 or 0x10), booleans from true/false/1/0. Anything else
- * stays a string for the validator to reject with the right message.
+ * integers only from plain digits (not 1e1 or 0x10) within PHP's 64-bit range (beyond 2^53 they
+ * lose precision, which only matters past any real page or id), booleans from true/false/1/0.
+ * Anything else stays a string for the validator to reject with the right message.
  */
 function coerce(value: string, types: readonly string[]): unknown {
   if (types.includes('integer') && /^[+-]?\d+$/.test(value)) {
-    const number = Number(value)
-    if (Number.isSafeInteger(number)) return number
+    const integer = BigInt(value)
+    if (integer >= PHP_INT_MIN && integer <= PHP_INT_MAX) return Number(integer)
   }
   if (types.includes('boolean')) {
     if (value === 'true' || value === '1') return true
@@ -203,7 +214,7 @@ export function readQuery(params: URLSearchParams, shape: QueryShape): Query {
   const query: Query = {}
   for (const [rawName, rawValue] of params) {
     const name = rawName.endsWith('[]') ? rawName.slice(0, -2) : rawName
-    const value = rawValue.trim()
+    const value = trim(rawValue)
     if (value === '') continue
     const types = shape.types.get(name) ?? []
     if (shape.arrays.has(name)) {
@@ -223,12 +234,23 @@ export function checkQuery(validate: ValidateFunction, query: Query): Query {
 }
 
 /**
+ * What Laravel's TrimStrings middleware strips from both ends: Unicode whitespace (its pattern's
+ * \s under PCRE's Unicode mode, which also covers NEL) and zero-width spaces. JavaScript's \s
+ * covers the rest, the no-break space and the byte-order mark included.
+ */
+const TRIMMED_ENDS = /^[\s\u0085\u200B]+|[\s\u0085\u200B]+$/g
+
+export function trim(value: string): string {
+  return value.replace(TRIMMED_ENDS, '')
+}
+
+/**
  * Laravel's TrimStrings and ConvertEmptyStringsToNull, which the real service's input goes
  * through before validation: strings are trimmed, and blank ones become null.
  */
 export function normalizeInput(value: unknown): unknown {
   if (typeof value === 'string') {
-    const trimmed = value.trim()
+    const trimmed = trim(value)
     return trimmed === '' ? null : trimmed
   }
   if (Array.isArray(value)) return value.map(normalizeInput)

@@ -1,5 +1,7 @@
 // Realistic generated data for one team: extra members, clients (with addresses, assignees,
 // references, statuses, deletion dates, some archived), organisations and credit history.
+// Assigned-only members are always given some clients and organisations, so what they see is
+// never empty; members who left stay assigned where they were, as in the real service.
 // Everything comes from the given seeded faker and lies before `epoch`, so a seed always gives
 // the same world.
 import { Faker, en, en_GB, en_US } from '@faker-js/faker'
@@ -8,8 +10,9 @@ import { EMPTY_ADDRESS, type AddressRow, type ClientRow, type ClientStatus, type
 import type { CreditRow } from '../resources/credits/rows.ts'
 import type { UserRow } from '../resources/me/rows.ts'
 import type { OrganisationRow } from '../resources/organisations/rows.ts'
+import { ownsTeam, seesOnlyAssigned } from '../kernel/roles.ts'
 import type { AssigneeRow, MemberRow } from '../resources/team/rows.ts'
-import type { Store, TeamState } from '../store/world.ts'
+import type { Store, Team } from '../store/world.ts'
 
 export interface GenerateCounts {
   members: number
@@ -37,8 +40,8 @@ function emailLocalPart(name: string): string {
     .replace(/^\.|\.$/g, '')
 }
 
-export function generateMembers(faker: Faker, store: Store, state: TeamState, domain: string, count: number, epoch: Date): void {
-  for (let index = 0; index < count; index++) {
+export function generateMembers(faker: Faker, store: Store, team: Team, domain: string, count: number, epoch: Date): void {
+  for (let made = 0; made < count; made++) {
     const name = faker.person.fullName()
     const joined = faker.date.between({ from: daysBefore(epoch, 700), to: daysBefore(epoch, 7) })
     const user: UserRow = {
@@ -52,11 +55,11 @@ export function generateMembers(faker: Faker, store: Store, state: TeamState, do
       updated_at: toTimestamp(faker.date.between({ from: joined, to: epoch })),
     }
     store.addUser(user)
-    state.members.push({ user: user.id, role: index === 0 ? 'admin' : 'member', joined_at: user.created_at })
+    team.addMember(user.id, 'member', user.created_at)
   }
 }
 
-function title(faker: Faker, sex: 'female' | 'male'): string | null {
+function title(faker: Faker, sex: 'female' | 'male'): NameRow['title'] {
   if (faker.datatype.boolean(0.15)) return null
   if (faker.datatype.boolean(0.06)) return 'dr'
   return sex === 'male' ? 'mr' : faker.helpers.arrayElement(['ms', 'mrs', 'miss'])
@@ -120,7 +123,10 @@ function generateAddress(faker: Faker): AddressRow {
   }
 }
 
-function pickAssignees(faker: Faker, store: Store, members: MemberRow[], at: string, probability: number): AssigneeRow[] {
+/** Who gets assigned work: anyone who is or was in the team, except support users acting in it. */
+const assignable = (team: Team) => team.members.filter((member) => member.role !== 'assumed')
+
+function pickAssignees(faker: Faker, store: Store, members: readonly MemberRow[], at: string, probability: number): AssigneeRow[] {
   if (members.length === 0 || !faker.datatype.boolean(probability)) return []
   const chosen = faker.helpers.arrayElements(members, { min: 1, max: Math.min(2, members.length) })
   return chosen.map((member) => ({ id: store.nextId('assignee'), user: member.user, created_at: at }))
@@ -131,7 +137,7 @@ function creationMoments(faker: Faker, count: number, from: Date, to: Date): Dat
   return Array.from({ length: count }, () => faker.date.between({ from, to })).sort((a, b) => a.getTime() - b.getTime())
 }
 
-export function generateClients(faker: Faker, store: Store, state: TeamState, count: number, epoch: Date): void {
+export function generateClients(faker: Faker, store: Store, team: Team, count: number, epoch: Date): void {
   for (const created of creationMoments(faker, count, daysBefore(epoch, 540), daysBefore(epoch, 1))) {
     const name = generateName(faker)
     const createdAt = toTimestamp(created)
@@ -161,24 +167,24 @@ export function generateClients(faker: Faker, store: Store, state: TeamState, co
         ? toDate(faker.date.between({ from: daysBefore(epoch, 90), to: daysBefore(epoch, -4 * 365) }))
         : null,
       address: faker.datatype.boolean(0.75) ? generateAddress(faker) : null,
-      assignees: pickAssignees(faker, store, state.members, createdAt, 0.3),
-      created_by: faker.helpers.arrayElement(state.members).user,
+      assignees: pickAssignees(faker, store, assignable(team), createdAt, 0.3),
+      created_by: faker.helpers.arrayElement(assignable(team)).user,
       created_at: createdAt,
       updated_at: toTimestamp(faker.date.between({ from: created, to: archived ?? epoch })),
       archived_at: archived ? toTimestamp(archived) : null,
     }
-    state.clients.push(client)
+    team.clients.insert(client)
   }
 }
 
-export function generateOrganisations(faker: Faker, store: Store, state: TeamState, count: number, epoch: Date): void {
-  const activeClients = state.clients.filter((client) => client.archived_at === null)
+export function generateOrganisations(faker: Faker, store: Store, team: Team, count: number, epoch: Date): void {
+  const activeClients = team.clients.filter((client) => client.archived_at === null)
   for (const created of creationMoments(faker, count, daysBefore(epoch, 700), daysBefore(epoch, 2))) {
     const createdAt = toTimestamp(created)
     // Spec rule 9: archiving an organisation removes its clients.
     const archived = faker.datatype.boolean(0.12) ? faker.date.between({ from: created, to: epoch }) : null
     const members = archived || activeClients.length === 0 ? [] : faker.helpers.arrayElements(activeClients, { min: 0, max: 5 })
-    state.organisations.push({
+    team.organisations.insert({
       id: store.nextId('organisation'),
       status: faker.datatype.boolean(0.4) ? 'approved' : null,
       name: faker.company.name(),
@@ -191,8 +197,9 @@ export function generateOrganisations(faker: Faker, store: Store, state: TeamSta
       ]),
       reference: faker.datatype.boolean(0.5) ? `ORG-${faker.string.numeric(4)}` : null,
       incorporated_at: faker.datatype.boolean(0.8) ? toDate(faker.date.between({ from: daysBefore(epoch, 20 * 365), to: daysBefore(epoch, 30) })) : null,
+      address: faker.datatype.boolean(0.7) ? generateAddress(faker) : null,
       clients: members.map((client) => client.id).sort((a, b) => a - b),
-      assignees: pickAssignees(faker, store, state.members, createdAt, 0.3),
+      assignees: pickAssignees(faker, store, assignable(team), createdAt, 0.3),
       created_at: createdAt,
       updated_at: toTimestamp(faker.date.between({ from: created, to: archived ?? epoch })),
       archived_at: archived ? toTimestamp(archived) : null,
@@ -200,12 +207,34 @@ export function generateOrganisations(faker: Faker, store: Store, state: TeamSta
   }
 }
 
-/** Top-ups and adjustments by the team's owners and admins; usage by checks comes with records. */
-export function generateCredits(faker: Faker, store: Store, state: TeamState, count: number, epoch: Date): void {
-  const managers = state.members.filter((member) => member.role !== 'member')
-  const causers = managers.length > 0 ? managers : state.members
+/**
+ * Assigned-only members see only what they are assigned to: give each some active clients and
+ * organisations, so their lists are never empty.
+ */
+function assignAssignedOnlyMembers(faker: Faker, store: Store, team: Team): void {
+  const activeClients = team.clients.filter((client) => client.archived_at === null)
+  const activeOrganisations = team.organisations.filter((organisation) => organisation.archived_at === null)
+  for (const member of team.members.filter((m) => m.role !== null && seesOnlyAssigned(m.role))) {
+    const clients = faker.helpers.arrayElements(activeClients, Math.min(activeClients.length, Math.max(3, Math.round(activeClients.length * 0.15))))
+    const organisations = faker.helpers.arrayElements(activeOrganisations, Math.min(activeOrganisations.length, 2))
+    for (const row of [...clients, ...organisations]) {
+      if (row.assignees.some((assignee) => assignee.user === member.user)) continue
+      row.assignees.push({ id: store.nextId('assignee'), user: member.user, created_at: row.updated_at })
+    }
+  }
+}
+
+/**
+ * Top-ups by the team's owners, goodwill adjustments by support (or an owner), and corrections by
+ * the billing system (no causer: FACTS.md, Credits). Usage by checks comes with records.
+ */
+export function generateCredits(faker: Faker, store: Store, team: Team, count: number, epoch: Date): void {
+  const current = team.members.filter((member) => member.role !== null)
+  const owners = current.filter((member) => member.role === 'owner')
+  const purchasers = owners.length > 0 ? owners : current
+  const support = current.filter((member) => member.role !== null && ownsTeam(member.role) && member.role !== 'owner')
   // The opening purchase comes the day after the team was created (at once for a new team).
-  const opened = new Date(Math.min(new Date(state.team.created_at).getTime() + DAY, epoch.getTime()))
+  const opened = new Date(Math.min(new Date(team.row.created_at).getTime() + DAY, epoch.getTime()))
   const moments = [opened, ...creationMoments(faker, count - 1, opened, epoch)]
   moments.forEach((moment, index) => {
     const kind =
@@ -216,25 +245,22 @@ export function generateCredits(faker: Faker, store: Store, state: TeamState, co
             { weight: 15, value: 'goodwill' },
             { weight: 25, value: 'correction' },
           ])
-    const entry: Record<typeof kind, Pick<CreditRow, 'credits' | 'reason'>> = {
-      initial: { credits: 500, reason: 'Initial credit purchase' },
-      purchase: { credits: faker.helpers.arrayElement([100, 250, 500]), reason: 'Credit purchase' },
-      goodwill: { credits: faker.helpers.arrayElement([5, 10, 20]), reason: 'Goodwill adjustment' },
-      correction: { credits: -faker.helpers.arrayElement([5, 10]), reason: faker.datatype.boolean(0.7) ? 'Manual correction' : null },
+    const byUser = (members: readonly MemberRow[]) => ({ id: faker.helpers.arrayElement(members).user, type: 'user' as const })
+    const entry: Record<typeof kind, Pick<CreditRow, 'credits' | 'reason' | 'causer'>> = {
+      initial: { credits: 500, reason: 'Initial credit purchase', causer: byUser(purchasers) },
+      purchase: { credits: faker.helpers.arrayElement([100, 250, 500]), reason: 'Credit purchase', causer: byUser(purchasers) },
+      goodwill: { credits: faker.helpers.arrayElement([5, 10, 20]), reason: 'Goodwill adjustment', causer: byUser(support.length > 0 ? support : purchasers) },
+      correction: { credits: -faker.helpers.arrayElement([5, 10]), reason: faker.datatype.boolean(0.7) ? 'Manual correction' : null, causer: null },
     }
-    state.credits.push({
-      id: store.nextId('credit'),
-      ...entry[kind],
-      causer: { id: faker.helpers.arrayElement(causers).user, type: 'user' },
-      created_at: toTimestamp(moment),
-    })
+    team.credits.insert({ id: store.nextId('credit'), ...entry[kind], created_at: toTimestamp(moment) })
   })
 }
 
 /** Everything generated for one team, in a fixed order so ids and values never shift. */
-export function generateTeamData(faker: Faker, store: Store, state: TeamState, domain: string, counts: GenerateCounts, epoch: Date): void {
-  generateMembers(faker, store, state, domain, counts.members, epoch)
-  generateClients(faker, store, state, counts.clients, epoch)
-  generateOrganisations(faker, store, state, counts.organisations, epoch)
-  generateCredits(faker, store, state, counts.credit_entries, epoch)
+export function generateTeamData(faker: Faker, store: Store, team: Team, domain: string, counts: GenerateCounts, epoch: Date): void {
+  generateMembers(faker, store, team, domain, counts.members, epoch)
+  generateClients(faker, store, team, counts.clients, epoch)
+  generateOrganisations(faker, store, team, counts.organisations, epoch)
+  assignAssignedOnlyMembers(faker, store, team)
+  generateCredits(faker, store, team, counts.credit_entries, epoch)
 }

@@ -7,8 +7,9 @@ import { describeErrors } from '../contracts/load.ts'
 import { toTimestamp } from '../kernel/clock.ts'
 import type { Random } from '../kernel/random.ts'
 import type { TokenRow, UserRow } from '../resources/me/rows.ts'
-import type { Role } from '../resources/team/rows.ts'
-import { newTeamState, Store, WORLD_FORMAT, type TeamState, type WorldData } from '../store/world.ts'
+import type { MemberRow } from '../resources/team/rows.ts'
+import { ROLES, type Role } from '../kernel/roles.ts'
+import { newTeamState, Store, WORLD_FORMAT, type Team, type WorldData } from '../store/world.ts'
 import { generateTeamData, seededFaker, type GenerateCounts } from './generate.ts'
 
 export interface WorldFixture {
@@ -26,7 +27,8 @@ export interface WorldFixture {
     cases_enabled: boolean
     generate: GenerateCounts
   }>
-  users: Array<{ key: string; name: string; email: string; memberships: Array<{ team: string; role: Role }> }>
+  /** role null: the user has left the team (their tokens answer 401; they still show where assigned). */
+  users: Array<{ key: string; name: string; email: string; memberships: Array<{ team: string; role: Role | null }> }>
   tokens: Array<{ token: string; user: string; team: string; name: string; state?: 'active' | 'revoked' | 'expired' }>
 }
 
@@ -90,8 +92,8 @@ export function seedWorld(fixture: WorldFixture, seed = fixture.seed): WorldData
   })
 
   for (const fixtureUser of fixture.users) {
-    const teams = fixtureUser.memberships.map((m) => store.team(teamIds.get(m.team) as number) as TeamState)
-    const created = teams.map((t) => t.team.created_at).sort()[0] as string
+    const teams = fixtureUser.memberships.map((m) => store.team(teamIds.get(m.team) as number) as Team)
+    const created = teams.map((t) => t.row.created_at).sort()[0] as string
     const user: UserRow = {
       id: store.nextId('user'),
       name: fixtureUser.name,
@@ -105,12 +107,12 @@ export function seedWorld(fixture: WorldFixture, seed = fixture.seed): WorldData
     store.addUser(user)
     userIds.set(fixtureUser.key, user.id)
     fixtureUser.memberships.forEach((membership, index) => {
-      ;(teams[index] as TeamState).members.push({ user: user.id, role: membership.role, joined_at: created })
+      ;(teams[index] as Team).addMember(user.id, membership.role, created)
     })
   }
 
   fixture.teams.forEach((team, index) => {
-    const state = store.team(teamIds.get(team.key) as number) as TeamState
+    const state = store.team(teamIds.get(team.key) as number) as Team
     generateTeamData(seededFaker(seed * 104_729 + index), store, state, team.domain, team.generate, epoch)
   })
 
@@ -139,41 +141,42 @@ export interface NewTeamOptions {
 }
 
 export interface NewTeam {
-  team: TeamState
-  /** Tokens of the team's owner, admin and member, by role. */
+  team: Team
+  /** A token per role (FACTS.md "Roles"), each of its own user. */
   tokens: Record<Role, string>
   users: Record<Role, UserRow>
+  members: Record<Role, MemberRow>
 }
 
-/** A fresh, isolated team with an owner, an admin and a member, each with a token valid for a year. */
+/** A fresh, isolated team with one user of every role, each with a token valid for a year. */
 export function addTeam(store: Store, random: Random, now: Date, options: NewTeamOptions = {}): NewTeam {
   const id = store.nextId('team')
   const at = toTimestamp(now)
   const faker = seededFaker(random.int(0, 2 ** 31))
   const domain = `team-${id}.example`
-  const state = newTeamState({
-    id,
-    identifier: `team-${id}`,
-    uuid: random.uuid(),
-    name: options.name ?? `${faker.company.name()} (test team ${id})`,
-    contact: `contact@${domain}`,
-    telephone: null,
-    tier: 'business',
-    is_support_enabled: false,
-    cases_enabled: options.casesEnabled ?? true,
-    created_at: at,
-    updated_at: at,
-    archived_at: null,
-  })
-  store.addTeam(state)
-  const roles: Role[] = ['owner', 'admin', 'member']
+  const team = store.addTeam(
+    newTeamState({
+      id,
+      identifier: `team-${id}`,
+      uuid: random.uuid(),
+      name: options.name ?? `${faker.company.name()} (test team ${id})`,
+      contact: `contact@${domain}`,
+      telephone: null,
+      tier: 'business',
+      is_support_enabled: false,
+      cases_enabled: options.casesEnabled ?? true,
+      created_at: at,
+      updated_at: at,
+      archived_at: null,
+    }),
+  )
   const users = {} as Record<Role, UserRow>
+  const members = {} as Record<Role, MemberRow>
   const tokens = {} as Record<Role, string>
-  for (const role of roles) {
-    const name = faker.person.fullName()
+  for (const role of ROLES) {
     const user: UserRow = {
       id: store.nextId('user'),
-      name,
+      name: faker.person.fullName(),
       email: `${role}@${domain}`,
       pending_email: null,
       is_verified: true,
@@ -182,9 +185,9 @@ export function addTeam(store: Store, random: Random, now: Date, options: NewTea
       updated_at: at,
     }
     store.addUser(user)
-    state.members.push({ user: user.id, role, joined_at: at })
+    members[role] = team.addMember(user.id, role, at)
     const token: TokenRow = {
-      token: `ivs_t${id}_${role}_${random.hex(24)}`,
+      token: `ivs_t${id}_${role.replace('-', '')}_${random.hex(24)}`,
       name: `${role} of team ${id}`,
       user: user.id,
       team: id,
@@ -197,6 +200,6 @@ export function addTeam(store: Store, random: Random, now: Date, options: NewTea
     tokens[role] = token.token
   }
   const counts = { members: 0, clients: 0, organisations: 0, credit_entries: 1, ...options.generate }
-  generateTeamData(faker, store, state, domain, counts, now)
-  return { team: state, tokens, users }
+  generateTeamData(faker, store, team, domain, counts, now)
+  return { team, tokens, users, members }
 }

@@ -1,16 +1,19 @@
 // The whole mock's state: users and tokens (global, as in the real service), and one isolated
-// state per team, chosen by the token. Plain JSON, so lowdb can persist it as it is; the Store
-// adds the indexes requests need.
+// state per team, chosen by the token. The data is plain JSON, so lowdb persists it as it is; the
+// Store and each Team add the indexes requests need (tables with a Map by id).
+import type { Role } from '../kernel/roles.ts'
 import type { ClientRow } from '../resources/clients/rows.ts'
 import type { CreditRow } from '../resources/credits/rows.ts'
 import type { TokenRow, UserRow } from '../resources/me/rows.ts'
 import type { OrganisationRow } from '../resources/organisations/rows.ts'
 import type { RecordRow } from '../resources/records/rows.ts'
 import type { MemberRow, TeamRow } from '../resources/team/rows.ts'
+import { Table, type GroupIndex } from './table.ts'
 
 /** Bumped when the stored shape changes, so an old --data file is refused with a clear message. */
-export const WORLD_FORMAT = 1
+export const WORLD_FORMAT = 2
 
+/** One team's persisted state. */
 export interface TeamState {
   team: TeamRow
   members: MemberRow[]
@@ -23,6 +26,69 @@ export interface TeamState {
 /** A team with nothing in it yet. */
 export function newTeamState(team: TeamRow): TeamState {
   return { team, members: [], clients: [], organisations: [], credits: [], records: [] }
+}
+
+/** A team's state with its indexes. Change it only through its tables and methods. */
+export class Team {
+  readonly clients: Table<ClientRow>
+  readonly organisations: Table<OrganisationRow>
+  readonly credits: Table<CreditRow>
+  readonly records: Table<RecordRow>
+  readonly recordsByClient: GroupIndex<number, RecordRow>
+  private readonly membersByUser = new Map<number, MemberRow>()
+
+  constructor(readonly state: TeamState) {
+    this.clients = new Table(state.clients)
+    this.organisations = new Table(state.organisations)
+    this.credits = new Table(state.credits)
+    this.records = new Table(state.records)
+    this.recordsByClient = this.records.groupBy((record) => record.client)
+    for (const member of state.members) this.membersByUser.set(member.user, member)
+  }
+
+  get id(): number {
+    return this.state.team.id
+  }
+
+  get row(): TeamRow {
+    return this.state.team
+  }
+
+  /** Everyone who is or was in the team (role null: left), in the order they joined. */
+  get members(): readonly MemberRow[] {
+    return this.state.members
+  }
+
+  /** A current member (not someone who left). */
+  member(userId: number): MemberRow | undefined {
+    const member = this.membersByUser.get(userId)
+    return member?.role ? member : undefined
+  }
+
+  /** The membership row of anyone who is or was in the team. */
+  membership(userId: number): MemberRow | undefined {
+    return this.membersByUser.get(userId)
+  }
+
+  /** The organisations a client belongs to (an organisation holds its clients' ids). */
+  organisationsOf(clientId: number): OrganisationRow[] {
+    return this.organisations.filter((organisation) => organisation.clients.includes(clientId))
+  }
+
+  /** Takes a client out of every organisation; returns those it left. */
+  removeClientFromOrganisations(clientId: number): OrganisationRow[] {
+    const left = this.organisationsOf(clientId)
+    for (const organisation of left) organisation.clients.splice(organisation.clients.indexOf(clientId), 1)
+    return left
+  }
+
+  addMember(user: number, role: Role | null, joinedAt: string): MemberRow {
+    if (this.membersByUser.has(user)) throw new Error(`team ${this.id}: user ${user} is a member already`)
+    const member: MemberRow = { user, role, joined_at: joinedAt }
+    this.state.members.push(member)
+    this.membersByUser.set(user, member)
+    return member
+  }
 }
 
 /** Ids are unique across the whole service, like the real one's, so another team's id is a 404. */
@@ -40,19 +106,19 @@ export interface WorldData {
 export interface Identity {
   token: TokenRow
   user: UserRow
-  team: TeamState
-  member: MemberRow
+  team: Team
+  member: MemberRow & { role: Role }
 }
 
 export class Store {
   private readonly tokens = new Map<string, TokenRow>()
   private readonly users = new Map<number, UserRow>()
-  private readonly teams = new Map<number, TeamState>()
+  private readonly teams = new Map<number, Team>()
 
   constructor(readonly data: WorldData) {
     for (const user of data.users) this.users.set(user.id, user)
     for (const token of data.tokens) this.tokens.set(token.token, token)
-    for (const team of data.teams) this.teams.set(team.team.id, team)
+    for (const state of data.teams) this.teams.set(state.team.id, new Team(state))
   }
 
   nextId(sequence: SequenceName): number {
@@ -70,12 +136,17 @@ export class Store {
     return this.data.users.find((user) => user.email.toLowerCase() === wanted)
   }
 
-  team(id: number): TeamState | undefined {
+  team(id: number): Team | undefined {
     return this.teams.get(id)
   }
 
-  teamsOf(userId: number): TeamState[] {
-    return this.data.teams.filter((state) => state.members.some((member) => member.user === userId))
+  allTeams(): IterableIterator<Team> {
+    return this.teams.values()
+  }
+
+  /** Teams the user is currently a member of, in the order they were created. */
+  teamsOf(userId: number): Team[] {
+    return [...this.teams.values()].filter((team) => team.member(userId) !== undefined)
   }
 
   addUser(user: UserRow): void {
@@ -88,14 +159,36 @@ export class Store {
     this.tokens.set(token.token, token)
   }
 
-  addTeam(team: TeamState): void {
-    this.data.teams.push(team)
-    this.teams.set(team.team.id, team)
+  addTeam(state: TeamState): Team {
+    const team = new Team(state)
+    this.data.teams.push(state)
+    this.teams.set(team.id, team)
+    return team
   }
 
   /**
-   * A token's user, team and membership; undefined when unknown, revoked, expired or orphaned.
-   * now is only asked for when the token can expire (this runs on every request).
+   * Drops a team with everything in it, its tokens, and the users who belong to no other team.
+   * Returns false when there is no such team.
+   */
+  removeTeam(id: number): boolean {
+    const team = this.teams.get(id)
+    if (!team) return false
+    this.teams.delete(id)
+    this.data.teams.splice(this.data.teams.indexOf(team.state), 1)
+    const orphans = new Set(team.members.map((member) => member.user).filter((user) => ![...this.teams.values()].some((other) => other.membership(user))))
+    const keptTokens = this.data.tokens.filter((token) => token.team !== id && !orphans.has(token.user))
+    for (const token of this.data.tokens) if (!keptTokens.includes(token)) this.tokens.delete(token.token)
+    this.data.tokens.splice(0, this.data.tokens.length, ...keptTokens)
+    for (const user of orphans) this.users.delete(user)
+    const keptUsers = this.data.users.filter((user) => !orphans.has(user.id))
+    this.data.users.splice(0, this.data.users.length, ...keptUsers)
+    return true
+  }
+
+  /**
+   * A token's user, team and membership; undefined when unknown, revoked, expired, orphaned, or
+   * when the user has left the team. now is only asked for when the token can expire (this runs
+   * on every request).
    */
   resolveToken(value: string, now: () => string): Identity | undefined {
     const token = this.tokens.get(value)
@@ -103,8 +196,8 @@ export class Store {
     if (token.expires_at !== null && token.expires_at <= now()) return undefined
     const user = this.users.get(token.user)
     const team = this.teams.get(token.team)
-    const member = team?.members.find((m) => m.user === token.user)
+    const member = team?.member(token.user)
     if (!user || user.is_disabled || !team || !member) return undefined
-    return { token, user, team, member }
+    return { token, user, team, member: member as MemberRow & { role: Role } }
   }
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { ROLES } from '../../src/kernel/roles.ts'
 import { createTestMock } from '../support/mock.ts'
 
 const UNAUTHENTICATED = { error: 'Unauthenticated.' }
@@ -36,7 +37,7 @@ describe('401 Unauthenticated', () => {
     ['a bare token', 'ivs_acme_owner'],
     ['Bearer with no token', 'Bearer'],
     ['Bearer with a blank token', 'Bearer    '],
-    ['Bearer with two tokens', 'Bearer ivs_acme_owner ivs_acme_admin'],
+    ['Bearer with two tokens', 'Bearer ivs_acme_owner ivs_acme_member'],
     ['an empty header', ''],
   ])('for %s', async (_label, authorization) => {
     const res = await createTestMock().api().as(undefined).request('GET', '/team', { headers: { Authorization: authorization } })
@@ -96,17 +97,17 @@ describe('401 Unauthenticated', () => {
   it('rejects a token whose user is disabled, and accepts it again once re-enabled', async () => {
     const mock = createTestMock()
     const { api, users } = mock.newTeam()
-    const user = mock.store.user(users.admin.id)
-    if (!user) throw new Error('no admin')
+    const user = mock.store.user(users.member.id)
+    if (!user) throw new Error('no member')
     user.is_disabled = true
     for (const path of ['/status', '/me', '/team']) {
-      const res = await api('admin').get(path)
+      const res = await api('member').get(path)
       expect(res.status).toBe(401)
       expect(res.body).toEqual(UNAUTHENTICATED)
     }
     expect((await api('owner').get('/status')).status).toBe(204)
     user.is_disabled = false
-    expect((await api('admin').get('/status')).status).toBe(204)
+    expect((await api('member').get('/status')).status).toBe(204)
   })
 
   it('rejects every token of a disabled user that is in two teams', async () => {
@@ -121,11 +122,18 @@ describe('401 Unauthenticated', () => {
     }
   })
 
-  it('rejects a token whose user has left the team', async () => {
+  it('rejects a token whose user has left the team (role null)', async () => {
     const mock = createTestMock()
-    const { api, team, users } = mock.newTeam()
-    team.members = team.members.filter((member) => member.user !== users.member.id)
+    const { api, members } = mock.newTeam()
+    members.member.role = null
     const res = await api('member').get('/me')
+    expect(res.status).toBe(401)
+    expect(res.body).toEqual(UNAUTHENTICATED)
+    expect((await api('owner').get('/me')).status).toBe(200)
+  })
+
+  it('rejects the seeded token of the member who left Acme', async () => {
+    const res = await createTestMock().api('ivs_left').get('/status')
     expect(res.status).toBe(401)
     expect(res.body).toEqual(UNAUTHENTICATED)
   })
@@ -134,9 +142,9 @@ describe('401 Unauthenticated', () => {
     const mock = createTestMock()
     const { api } = mock.newTeam()
     mock.clock.advance(YEAR - 1000)
-    for (const role of ['owner', 'admin', 'member'] as const) expect((await api(role).get('/status')).status).toBe(204)
+    for (const role of ROLES) expect((await api(role).get('/status')).status).toBe(204)
     mock.clock.advance(DAY + 1000)
-    for (const role of ['owner', 'admin', 'member'] as const) {
+    for (const role of ROLES) {
       const res = await api(role).get('/team')
       expect(res.status).toBe(401)
       expect(res.body).toEqual(UNAUTHENTICATED)
@@ -198,6 +206,6 @@ describe('Bearer tokens', () => {
   it('name the token\'s user in GET /me', async () => {
     const mock = createTestMock()
     const { api, users } = mock.newTeam()
-    for (const role of ['owner', 'admin', 'member'] as const) expect((await api(role).get('/me')).body.id).toBe(users[role].id)
+    for (const role of ROLES) expect((await api(role).get('/me')).body.id).toBe(users[role].id)
   })
 })

@@ -215,7 +215,7 @@ describe('whose budget', () => {
     const sam = mock.api('ivs_shared_acme')
     for (let i = 0; i < 3; i++) await sam.get('/team')
     expect((await sam.get('/team')).status).toBe(429)
-    for (const token of ['ivs_acme_owner', 'ivs_acme_admin', 'ivs_acme_member']) {
+    for (const token of ['ivs_acme_owner', 'ivs_acme_readonly', 'ivs_acme_member']) {
       const res = await mock.api(token).get('/team')
       expect(res.status).toBe(200)
       expect(rateHeaders(res)).toEqual({ limit: '3', remaining: '2' })

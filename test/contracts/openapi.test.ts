@@ -3,33 +3,46 @@ import { describe, expect, it } from 'vitest'
 import { contracts } from '../support/contracts.ts'
 import { createTestMock } from '../support/mock.ts'
 
-async function servedDocument(): Promise<any> {
-  const res = await createTestMock().app.request('http://127.0.0.1:4010/openapi.json')
+const DOCUMENTS = { api: '/openapi.json', control: '/_mock/openapi.json' } as const
+
+async function servedDocument(path: string = DOCUMENTS.api): Promise<any> {
+  const res = await createTestMock().app.request(`http://127.0.0.1:4010${path}`)
   expect(res.status).toBe(200)
   return res.json()
 }
 
-describe('GET /openapi.json', () => {
+describe.each(Object.entries(DOCUMENTS) as Array<[keyof typeof DOCUMENTS, string]>)('the %s document (GET %s)', (surface, path) => {
   it('is a valid OpenAPI 3.1 document', async () => {
-    const document = await servedDocument()
+    const document = await servedDocument(path)
     expect(document.openapi).toBe('3.1.0')
     const result = await validate(structuredClone(document))
     expect(result.valid, result.valid ? '' : JSON.stringify(result.errors, null, 2)).toBe(true)
   })
 
-  it('points its server at the API base of the host it was fetched from', async () => {
-    expect((await servedDocument()).servers).toEqual([{ url: 'http://127.0.0.1:4010/api/v2' }])
+  it('points its server at the base of the host it was fetched from', async () => {
+    const base = surface === 'api' ? '/api/v2' : '/_mock'
+    expect((await servedDocument(path)).servers).toEqual([{ url: `http://127.0.0.1:4010${base}` }])
   })
 
-  it('has every contract operation, with its operationId, method and path', async () => {
-    const document = await servedDocument()
-    for (const op of contracts.operations.values()) {
+  it('has every contract operation of its surface and no other, with its operationId, method and path', async () => {
+    const document = await servedDocument(path)
+    const operations = [...contracts.operations.values()].filter((op) => op.surface === surface)
+    for (const op of operations) {
       const operation = document.paths[op.path]?.[op.method.toLowerCase()]
       expect(operation?.operationId, `${op.method} ${op.path}`).toBe(op.id)
       expect(Object.keys(operation.responses).sort()).toEqual(Object.keys(op.responses).sort())
     }
+    const listed = Object.values(document.paths).flatMap((item: any) => Object.values(item).map((op: any) => op.operationId))
+    expect(listed.sort()).toEqual(operations.map((op) => op.id).sort())
   })
 
+  it(surface === 'api' ? 'asks for a bearer token' : 'asks for no token', async () => {
+    const document = await servedDocument(path)
+    expect(document.security).toEqual(surface === 'api' ? [{ bearer: [] }] : undefined)
+  })
+})
+
+describe('GET /openapi.json', () => {
   it('has every schema document as a component, with every $ref resolving inside the document', async () => {
     const document = await servedDocument()
     for (const name of contracts.schemas.keys()) expect(document.components.schemas).toHaveProperty(name.replace('/', '-'))

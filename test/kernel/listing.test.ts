@@ -1,8 +1,8 @@
-// The list kernel: pagination (paginate, actionList), sort_by/order_by, search and expand,
+// The list kernel: pagination (paginate, listObject), sort_by/order_by, search and expand,
 // called directly as the plain functions they are.
 import { describe, expect, it } from 'vitest'
-import { expandOf, NO_EXPAND } from '../../src/kernel/expand.ts'
-import { actionList, paginate } from '../../src/kernel/pagination.ts'
+import { COLLAPSED_IDS, expandOf, listRelation, NO_EXPAND } from '../../src/kernel/expand.ts'
+import { listObject, paginate } from '../../src/kernel/pagination.ts'
 import { foldText, matchesSearch, searchWords } from '../../src/kernel/search.ts'
 import { sortRows, type SortAccessors } from '../../src/kernel/sort.ts'
 import { checkQuery, queryShapeOf, readQuery } from '../../src/kernel/validate.ts'
@@ -139,20 +139,47 @@ describe('paginate', () => {
   })
 })
 
-describe('actionList', () => {
-  it('holds only what is given, on one page', () => {
-    expect(actionList([{ id: 1 }, { id: 2 }])).toEqual({
+describe('listObject (FACTS.md "Wire details")', () => {
+  const present = (item: { id: number }) => ({ object: 'thing', id: item.id })
+
+  it('holds what is given, up to its limit, with the url of the collection', () => {
+    expect(listObject([{ id: 1 }, { id: 2 }], 100, `${BASE}/12/assignees`, present)).toEqual({
       object: 'list',
-      data: [{ id: 1 }, { id: 2 }],
+      data: [present({ id: 1 }), present({ id: 2 })],
       total: 2,
       count: 2,
-      limit: 2,
+      limit: 100,
       has_more: false,
+      url: `${BASE}/12/assignees`,
     })
   })
 
-  it('has a limit of at least 1 when empty', () => {
-    expect(actionList([])).toEqual({ object: 'list', data: [], total: 0, count: 0, limit: 1, has_more: false })
+  it('shows the first page of a longer list and says there is more', () => {
+    const items = Array.from({ length: 30 }, (_, index) => ({ id: index + 1 }))
+    const list = listObject(items, 25, BASE, present)
+    expect(list).toMatchObject({ total: 30, count: 25, limit: 25, has_more: true })
+    expect(list.data.map((item) => item.id)).toEqual(items.slice(0, 25).map((item) => item.id))
+  })
+})
+
+describe('listRelation (FACTS.md "Wire details")', () => {
+  const items = Array.from({ length: 30 }, (_, index) => ({ id: index + 1 }))
+  const present = (item: { id: number }) => ({ object: 'thing', id: item.id })
+  const page = { limit: 10, url: `${BASE}/1/things` }
+
+  it('is null when empty, expanded or not', () => {
+    expect(listRelation([], false, page, (item: { id: number }) => item.id, present)).toBeNull()
+    expect(listRelation([], true, page, (item: { id: number }) => item.id, present)).toBeNull()
+  })
+
+  it('collapses to at most 25 ids', () => {
+    expect(COLLAPSED_IDS).toBe(25)
+    expect(listRelation(items, false, page, (item) => item.id, present)).toEqual(items.slice(0, 25).map((item) => item.id))
+    expect(listRelation(items.slice(0, 3), false, page, (item) => item.id, present)).toEqual([1, 2, 3])
+  })
+
+  it('expands to a list object of the first page', () => {
+    expect(listRelation(items, true, page, (item) => item.id, present)).toEqual(listObject(items, 10, page.url, present))
   })
 })
 

@@ -61,8 +61,8 @@ describe('toValidationErrors: the message catalogue', () => {
     })
 
     it('keys properties of array items by index, naming the property without the index', () => {
-      expect(errorsOf(body('clients.assignees.add'), [{ type: 'team_member' }])).toEqual({
-        '0.team_member': ['The team member field is required.'],
+      expect(errorsOf(body('cases.items.update'), [{ type: 'record' }])).toEqual({
+        '0.id': ['The id field is required.'],
       })
     })
   })
@@ -122,7 +122,7 @@ describe('toValidationErrors: the message catalogue', () => {
     })
 
     it('const', () => {
-      expect(errorsOf(body('clients.assignees.add'), [{ type: 'user', team_member: 3 }])).toEqual({
+      expect(errorsOf(body('cases.items.update'), [{ type: 'case', id: 3 }])).toEqual({
         '0.type': ['The selected type is invalid.'],
       })
     })
@@ -270,7 +270,16 @@ describe('toValidationErrors: the message catalogue', () => {
     })
 
     it('any other root failure is keyed errors too', () => {
-      expect(Object.keys(errorsOf(body('clients.organisations.add'), []))).toEqual(['errors'])
+      expect(Object.keys(errorsOf(body('cases.items.update'), []))).toEqual(['errors'])
+    })
+
+    it("a contract's own message for the body as a whole replaces every other (FACTS.md \"Wire details\")", () => {
+      const whole = { errors: ['The submitted value must be an array of assignee objects'] }
+      for (const bad of [{}, [], [{ type: 'team_member' }], [{ type: 'user', team_member: 3 }], [{ type: 'team_member', team_member: 3, x: 1 }], [3]]) {
+        expect(errorsOf(body('clients.assignees.add'), bad), JSON.stringify(bad)).toEqual(whole)
+      }
+      expect(errorsOf(body('clients.assignees.add'), Array.from({ length: 101 }, (_, i) => ({ type: 'team_member', team_member: i + 1 })))).toEqual(whole)
+      expect(errorsOf(body('clients.organisations.add'), [])).toEqual({ errors: ['At least one organisation is required'] })
     })
   })
 
@@ -285,7 +294,7 @@ describe('toValidationErrors: the message catalogue', () => {
 
     it('anyOf with null: null itself is valid', () => {
       const validate = body('clients.create')
-      expect(validate({ ...VALID_CLIENT, dob: null, status: null, landline: null, deletion_date: null })).toBe(true)
+      expect(validate({ ...VALID_CLIENT, dob: null, landline: null, deletion_date: null })).toBe(true)
     })
 
     it('anyOf whose branches all fail on type alone keeps one type message', () => {

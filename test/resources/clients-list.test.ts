@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { ApiClient, RequestOptions } from '../support/api.ts'
 import { createTestMock, TEST_NOW, type TestMock } from '../support/mock.ts'
 import { fixture } from '../support/contracts.ts'
-import { organisationRow } from '../support/rows.ts'
+import { assign, createOrganisation } from '../support/requests.ts'
 
 const NOW = TEST_NOW.toISOString().replace(/\.\d+Z$/, 'Z')
 const MINUTE = 60_000
@@ -34,9 +34,9 @@ async function ids(api: ApiClient, query: Query = {}): Promise<number[]> {
   return res.body.data.map((client: { id: number }) => client.id)
 }
 
-/** The team-state row of a client, to set what the API cannot (archived_at, assignees). */
+/** The team-state row of a client, to set what the API cannot (archived_at). */
 function row(team: NewTeam, id: number) {
-  const client = team.team.clients.find((c) => c.id === id)
+  const client = team.team.clients.get(id)
   if (!client) throw new Error(`no client ${id}`)
   return client
 }
@@ -55,7 +55,7 @@ describe('GET /clients on a fresh team', () => {
     const created = [
       await create(team.api(), { first_name: 'Zara', last_name: 'Adams' }, { status: 'approved', reference: 'Z-1' }),
       await create(team.api('member'), { first_name: 'Abel', last_name: 'Young', middle_name: 'Q' }, { dob: '1970-01-01' }),
-      await create(team.api('admin'), { first_name: 'Mia', last_name: 'Moss' }, { deletion_date: '2027-01-01' }),
+      await create(team.api('assumed'), { first_name: 'Mia', last_name: 'Moss' }, { deletion_date: '2027-01-01' }),
     ]
     const res = await team.api('member').get('/clients')
     expect(res.status).toBe(200)
@@ -81,7 +81,8 @@ describe('GET /clients on a fresh team', () => {
       const peter = await create(api, { first_name: 'Peter', last_name: 'Jones' })
       const anna = await create(api, { first_name: 'Anna', last_name: 'Lee' }, { email: 'widgets.buyer@example.com' })
       const zoe = await create(api, { first_name: 'Zoe', last_name: 'Brontë' })
-      team.team.organisations.push(organisationRow(mock, 'Globex Widgets Ltd', [peter.id]), organisationRow(mock, 'Initrode Lettings', [joanna.id, peter.id]))
+      await createOrganisation(api, { name: 'Globex Widgets Ltd' }, [peter.id])
+      await createOrganisation(api, { name: 'Initrode Lettings' }, [joanna.id, peter.id])
       return { api, jose: jose.id, joanna: joanna.id, peter: peter.id, anna: anna.id, zoe: zoe.id }
     }
 
@@ -158,8 +159,9 @@ describe('GET /clients on a fresh team', () => {
       expect(await ids(api, { status: 'approved' })).toEqual([approved.id])
       expect(await ids(api, { status: 'rejected' })).toEqual([rejected.id])
       expect(await ids(api)).toEqual([none.id, pending.id, approved.id, rejected.id])
-      expect((await api.patch(`/clients/${pending.id}`, { status: null })).status).toBe(200)
+      expect((await api.patch(`/clients/${pending.id}`, { status: 'approved' })).status).toBe(200)
       expect(await ids(api, { status: 'pending' })).toEqual([])
+      expect(await ids(api, { status: 'approved' })).toEqual([pending.id, approved.id])
     })
 
     it('visibility: active, archived, both by default', async () => {
@@ -185,13 +187,10 @@ describe('GET /clients on a fresh team', () => {
       const one = await create(api, { first_name: 'One', last_name: 'Assignee' })
       const two = await create(api, { first_name: 'Two', last_name: 'Assignees' })
       await create(api, { first_name: 'No', last_name: 'Assignee' })
-      const assign = (clientId: number, user: number) =>
-        row(team, clientId).assignees.push({ id: mock.store.nextId('assignee'), user, created_at: NOW })
-      assign(one.id, team.users.member.id)
-      assign(two.id, team.users.member.id)
-      assign(two.id, team.users.admin.id)
+      await assign(api, `/clients/${one.id}/assignees`, [team.users.member.id])
+      await assign(api, `/clients/${two.id}/assignees`, [team.users.member.id, team.users['read-only'].id])
       expect(await ids(api, { assignee: team.users.member.id })).toEqual([one.id, two.id])
-      expect(await ids(api, { assignee: team.users.admin.id })).toEqual([two.id])
+      expect(await ids(api, { assignee: team.users['read-only'].id })).toEqual([two.id])
       expect(await ids(api, { assignee: team.users.owner.id })).toEqual([])
       expect(await ids(api, { assignee: other.users.member.id })).toEqual([])
       expect(await ids(api, { assignee: 987_654 })).toEqual([])
@@ -251,14 +250,14 @@ describe('GET /clients on a fresh team', () => {
       const c = await create(api, { first_name: 'Ann', last_name: 'Ray' }, { status: 'approved', deletion_date: '2026-08-01' })
       const d = await create(api, { first_name: 'Bob', last_name: 'Lee' }, { status: 'pending', deletion_date: '2026-08-01' })
       row(team, d.id).archived_at = NOW
-      row(team, a.id).assignees.push({ id: mock.store.nextId('assignee'), user: team.users.admin.id, created_at: NOW })
+      await assign(api, `/clients/${a.id}/assignees`, [team.users['read-only'].id])
       expect(await ids(api, { search: 'ann', status: 'pending' })).toEqual([a.id, b.id])
       expect(await ids(api, { search: 'ann', status: 'pending', deletion_date: 'upcoming' })).toEqual([a.id])
       expect(await ids(api, { status: 'pending', deletion_date: 'upcoming' })).toEqual([a.id, d.id])
       expect(await ids(api, { status: 'pending', deletion_date: 'upcoming', visibility: 'active' })).toEqual([a.id])
       expect(await ids(api, { search: 'lee', visibility: 'archived' })).toEqual([d.id])
-      expect(await ids(api, { assignee: team.users.admin.id, reference: 'r-1', status: 'pending' })).toEqual([a.id])
-      expect(await ids(api, { assignee: team.users.admin.id, status: 'approved' })).toEqual([])
+      expect(await ids(api, { assignee: team.users['read-only'].id, reference: 'r-1', status: 'pending' })).toEqual([a.id])
+      expect(await ids(api, { assignee: team.users['read-only'].id, status: 'approved' })).toEqual([])
       expect(await ids(api, { search: 'ann', deletion_date: 'upcoming' })).toEqual([a.id, c.id])
     })
   })
@@ -543,7 +542,7 @@ describe('GET /clients on a fresh team', () => {
       const a1 = await create(teamA.api(), { first_name: 'Isolated', last_name: 'Alpha' }, { reference: 'SHARED-REF' })
       const a2 = await create(teamA.api(), { first_name: 'Isolated', last_name: 'Beta' })
       const b1 = await create(teamB.api(), { first_name: 'Isolated', last_name: 'Gamma' }, { reference: 'SHARED-REF' })
-      for (const role of ['owner', 'admin', 'member'] as const) {
+      for (const role of ['owner', 'member', 'read-only', 'assumed'] as const) {
         expect(await ids(teamA.api(role))).toEqual([a1.id, a2.id])
         expect(await ids(teamB.api(role))).toEqual([b1.id])
       }
@@ -562,8 +561,8 @@ describe('GET /clients on a fresh team', () => {
       const teamA = mock.newTeam()
       const teamB = mock.newTeam()
       const a = await create(teamA.api(), { first_name: 'Ann', last_name: 'Lee' })
-      row(teamA, a.id).assignees.push({ id: mock.store.nextId('assignee'), user: teamA.users.member.id, created_at: NOW })
-      teamA.team.organisations.push(organisationRow(mock, 'Umbrella Holdings', [a.id]))
+      await assign(teamA.api(), `/clients/${a.id}/assignees`, [teamA.users.member.id])
+      await createOrganisation(teamA.api(), { name: 'Umbrella Holdings' }, [a.id])
       expect(await ids(teamA.api(), { search: 'umbrella' })).toEqual([a.id])
       expect(await ids(teamB.api(), { search: 'umbrella' })).toEqual([])
       expect(await ids(teamB.api(), { assignee: teamA.users.member.id })).toEqual([])

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import type { ApiClient } from '../support/api.ts'
 import { createTestMock, TEST_NOW, type TestMock } from '../support/mock.ts'
-import { giveRecord, organisationRow } from '../support/rows.ts'
+import { ROLES, type Role } from '../../src/kernel/roles.ts'
+import { assign, createOrganisation } from '../support/requests.ts'
+import { giveRecord } from '../support/rows.ts'
 
 const NOW = TEST_NOW.toISOString().replace(/\.\d+Z$/, 'Z')
 const MINUTE = 60_000
@@ -9,7 +11,7 @@ const LATER = '2026-07-01T12:01:00Z'
 
 type NewTeam = ReturnType<TestMock['newTeam']>
 
-/** A fresh mock with one fresh team (owner, admin, member). */
+/** A fresh mock with one fresh team (a user of every role). */
 function setup() {
   const mock = createTestMock()
   const team = mock.newTeam()
@@ -76,7 +78,7 @@ const eventsSince = (mock: TestMock, mark: number) => mock.events.slice(mark)
 
 const clientEvent = (team: NewTeam, type: string, client: number, occurredAt = NOW) => ({
   type,
-  teamId: team.team.team.id,
+  teamId: team.team.id,
   occurredAt,
   subjects: { client },
 })
@@ -135,7 +137,6 @@ describe('POST /clients', () => {
     const res = await api().post('/clients', {
       name: { title: null, other_title: null, first_name: 'Ann', middle_name: null, last_name: 'Lee' },
       email: 'ann.lee@example.com',
-      status: null,
       landline: null,
       mobile: null,
       dob: null,
@@ -201,7 +202,7 @@ describe('POST /clients', () => {
     expect(second).toEqual(annJson(second.id))
     const list = await team.api().get('/clients')
     expect(list.body.data.map((client: { id: number }) => client.id)).toEqual([first.id, second.id])
-    expect(team.team.records).toEqual([])
+    expect(team.team.records.all()).toEqual([])
     expect(mock.events).toEqual([clientEvent(team, 'client.created', first.id), clientEvent(team, 'client.created', second.id)])
   })
 
@@ -233,7 +234,7 @@ describe('POST /clients', () => {
     const res = await api().as(undefined).post('/clients', ANN)
     expect(res.status).toBe(401)
     expect(res.body).toEqual({ error: 'Unauthenticated.' })
-    expect(team.clients).toEqual([])
+    expect(team.clients.all()).toEqual([])
     expect(mock.events).toEqual([])
   })
 
@@ -243,7 +244,7 @@ describe('POST /clients', () => {
       const res = await api().post('/clients', body)
       expect(res.status).toBe(422)
       expect(res.body).toEqual(errors)
-      expect(team.clients).toEqual([])
+      expect(team.clients.all()).toEqual([])
       expect(mock.events).toEqual([])
     }
 
@@ -267,7 +268,6 @@ describe('POST /clients', () => {
       const res = await api().post('/clients', {
         name: { first_name: '  Ann ', middle_name: '  ', last_name: 'Lee\t' },
         email: ' ann@example.com ',
-        status: '',
         reference: '  CL-1  ',
         mobile: '   ',
       })
@@ -275,7 +275,6 @@ describe('POST /clients', () => {
       expect(res.body).toMatchObject({
         name: { first_name: 'Ann', middle_name: null, last_name: 'Lee', full_name: 'Ann Lee' },
         email: 'ann@example.com',
-        status: null,
         reference: 'CL-1',
         mobile: null,
       })
@@ -286,6 +285,30 @@ describe('POST /clients', () => {
         { name: { first_name: '   ', last_name: '\t ' }, email: 'ann@example.com' },
         { 'name.first_name': ['The first name field is required.'], 'name.last_name': ['The last name field is required.'] },
       ))
+
+    it('trims Unicode spaces and zero-width spaces as Laravel does, so a no-break space is no name', () =>
+      rejects(
+        { name: { first_name: '\u00a0', last_name: '\u200b\u3000' }, email: 'ann@example.com' },
+        { 'name.first_name': ['The first name field is required.'], 'name.last_name': ['The last name field is required.'] },
+      ))
+
+    it.each([null, ''])('refuses a status of %j: a body status is one of the three values (FACTS.md, Clients)', (status) =>
+      rejects({ ...ANN, status }, { status: ['The selected status is invalid.'] }))
+
+    it('refuses an other_title over 20 characters (FACTS.md, Clients)', () =>
+      rejects(
+        { ...ANN, name: { ...ANN.name, title: 'other', other_title: 'x'.repeat(21) } },
+        { 'name.other_title': ['The other title field must not be greater than 20 characters.'] },
+      ))
+
+    it.each(['0@com', 'ann@localhost', '"ann lee"@example.com', 'ann@[192.0.2.1]', "o'neill+x@example.co.uk"])(
+      'accepts the RFC 5321 email %j, as Laravel\'s email rule does',
+      async (email) => {
+        const res = await setup().api().post('/clients', { ...ANN, email })
+        expect(res.status).toBe(201)
+        expect(res.body.email).toBe(email)
+      },
+    )
 
     it.each(['not-an-email', 'ann@', '@example.com', 'ann lee@example.com'])('rejects the email %j', (email) =>
       rejects({ ...ANN, email }, { email: ['The email field must be a valid email address.'] }))
@@ -318,14 +341,14 @@ describe('POST /clients', () => {
     it('limits strings to 255 characters', () =>
       rejects(
         {
-          name: { title: 'other', other_title: 'o'.repeat(256), first_name: 'f'.repeat(256), middle_name: 'm'.repeat(256), last_name: 'l'.repeat(256) },
+          name: { title: 'other', other_title: 'o'.repeat(21), first_name: 'f'.repeat(256), middle_name: 'm'.repeat(256), last_name: 'l'.repeat(256) },
           email: `${'e'.repeat(244)}@example.com`,
           landline: '1'.repeat(256),
           mobile: '7'.repeat(256),
           reference: 'r'.repeat(256),
         },
         {
-          'name.other_title': ['The other title field must not be greater than 255 characters.'],
+          'name.other_title': ['The other title field must not be greater than 20 characters.'],
           'name.first_name': ['The first name field must not be greater than 255 characters.'],
           'name.middle_name': ['The middle name field must not be greater than 255 characters.'],
           'name.last_name': ['The last name field must not be greater than 255 characters.'],
@@ -387,7 +410,7 @@ describe('POST /clients', () => {
       const res = await api().request('POST', '/clients', { raw: '{"name": {"first_name": "Ann"', headers: { 'Content-Type': 'application/json' } })
       expect(res.status).toBe(422)
       expect(res.body).toEqual({ errors: ['The request body must be valid JSON.'] })
-      expect(team.clients).toEqual([])
+      expect(team.clients.all()).toEqual([])
       expect(mock.events).toEqual([])
     })
   })
@@ -425,7 +448,7 @@ describe('GET /clients/{id}', () => {
     const a = mock.newTeam()
     const b = mock.newTeam()
     const client = await createClient(a.api())
-    for (const role of ['owner', 'admin', 'member'] as const) {
+    for (const role of ROLES) {
       const res = await b.api(role).get(`/clients/${client.id}`)
       expect(res.status).toBe(404)
       expect(res.body).toEqual({ error: 'Client not found' })
@@ -543,10 +566,10 @@ describe('PATCH /clients/{id}', () => {
     expect((await api().get(`/clients/${client.id}`)).body).toEqual(client)
   })
 
-  it('moves the status through every value and back to null, emitting client.updated and client.status each time', async () => {
+  it('moves the status through every value, emitting client.updated and client.status each time', async () => {
     const { mock, ...team } = setup()
     const client = await createClient(team.api())
-    const transitions = ['pending', 'approved', 'rejected', 'pending', 'rejected', 'approved', null, 'approved', null]
+    const transitions = ['pending', 'approved', 'rejected', 'pending', 'rejected', 'approved']
     for (const [index, status] of transitions.entries()) {
       mock.clock.advance(MINUTE)
       const at = new Date(TEST_NOW.getTime() + (index + 1) * MINUTE).toISOString().replace(/\.\d+Z$/, 'Z')
@@ -556,6 +579,17 @@ describe('PATCH /clients/{id}', () => {
       expect(res.body).toEqual(annJson(client.id, { status, updated_at: at }))
       expect(eventsSince(mock, mark)).toEqual([clientEvent(team, 'client.updated', client.id, at), clientEvent(team, 'client.status', client.id, at)])
     }
+  })
+
+  it('never sets the status back to null: a body status is one of the three values (FACTS.md, Clients)', async () => {
+    const { mock, ...team } = setup()
+    const client = await createClient(team.api(), { ...ANN, status: 'approved' })
+    const mark = mock.events.length
+    const res = await team.api().patch(`/clients/${client.id}`, { status: null })
+    expect(res.status).toBe(422)
+    expect(res.body).toEqual({ status: ['The selected status is invalid.'] })
+    expect((await team.api().get(`/clients/${client.id}`)).body.status).toBe('approved')
+    expect(eventsSince(mock, mark)).toEqual([])
   })
 
   it('emits client.updated once and client.status once when the status changes along with other fields', async () => {
@@ -690,30 +724,43 @@ describe('DELETE /clients/{id}', () => {
     expect(eventsSince(mock, mark)).toHaveLength(1)
   })
 
-  it.each(['owner', 'admin', 'member'] as const)('lets the %s delete a client without records', async (role) => {
+  it.each(['owner', 'assumed', 'member', 'assigned-only'] as const)('lets the %s delete a client without records', async (role) => {
     const { mock, ...team } = setup()
     const client = await createClient(team.api())
+    await assign(team.api(), `/clients/${client.id}/assignees`, [team.users['assigned-only'].id])
     const res = await team.api(role).delete(`/clients/${client.id}`)
     expect(res.status).toBe(204)
     expect(res.text).toBe('')
-    expect(team.team.clients).toEqual([])
+    expect(team.team.clients.all()).toEqual([])
     expect(mock.events.at(-1)).toEqual(clientEvent(team, 'client.deleted', client.id))
   })
 
-  it('forbids a member to delete a client with records (spec, Clients rule 1)', async () => {
+  it('forbids a read-only member to delete any client (FACTS.md "Roles")', async () => {
     const { mock, ...team } = setup()
     const client = await createClient(team.api())
-    giveRecord(mock, team.team, client.id)
     const mark = mock.events.length
-    const res = await team.api('member').delete(`/clients/${client.id}`)
+    const res = await team.api('read-only').delete(`/clients/${client.id}`)
     expect(res.status).toBe(403)
     expect(res.body).toEqual({ message: 'This action is unauthorized.' })
-    expect((await team.api('member').get(`/clients/${client.id}`)).status).toBe(200)
-    expect(team.team.records).toHaveLength(1)
+    expect(team.team.clients.all()).toHaveLength(1)
     expect(eventsSince(mock, mark)).toEqual([])
   })
 
-  it.each(['owner', 'admin'] as const)('lets the %s delete a client with records', async (role) => {
+  it.each(['member', 'assigned-only'] as const)('forbids a %s to delete a client with records (spec, Clients rule 1)', async (role) => {
+    const { mock, ...team } = setup()
+    const client = await createClient(team.api())
+    await assign(team.api(), `/clients/${client.id}/assignees`, [team.users['assigned-only'].id])
+    giveRecord(mock, team.team, client.id)
+    const mark = mock.events.length
+    const res = await team.api(role).delete(`/clients/${client.id}`)
+    expect(res.status).toBe(403)
+    expect(res.body).toEqual({ message: 'This action is unauthorized.' })
+    expect((await team.api(role).get(`/clients/${client.id}`)).status).toBe(200)
+    expect(team.team.records.all()).toHaveLength(1)
+    expect(eventsSince(mock, mark)).toEqual([])
+  })
+
+  it.each(['owner', 'assumed'] as const)('lets the %s delete a client with records', async (role) => {
     const { mock, ...team } = setup()
     const client = await createClient(team.api())
     giveRecord(mock, team.team, client.id)
@@ -721,7 +768,8 @@ describe('DELETE /clients/{id}', () => {
     const res = await team.api(role).delete(`/clients/${client.id}`)
     expect(res.status).toBe(204)
     expect(res.text).toBe('')
-    expect(team.team.clients).toEqual([])
+    expect(team.team.clients.all()).toEqual([])
+    expect(team.team.records.all()).toEqual([])
     expect(mock.events.at(-1)).toEqual(clientEvent(team, 'client.deleted', client.id))
   })
 
@@ -730,8 +778,15 @@ describe('DELETE /clients/{id}', () => {
     const plain = await createClient(team.api())
     const withRecord = await createClient(team.api(), { ...ANN, email: 'other@example.com' })
     giveRecord(mock, team.team, withRecord.id)
-    const expected = { owner: [true, true], admin: [true, true], member: [true, false] }
-    for (const [role, [plainDeletable, recordDeletable]] of Object.entries(expected) as Array<['owner' | 'admin' | 'member', boolean[]]>) {
+    for (const client of [plain, withRecord]) await assign(team.api(), `/clients/${client.id}/assignees`, [team.users['assigned-only'].id])
+    const expected: Record<Role, boolean[]> = {
+      owner: [true, true],
+      assumed: [true, true],
+      member: [true, false],
+      'assigned-only': [true, false],
+      'read-only': [false, false],
+    }
+    for (const [role, [plainDeletable, recordDeletable]] of Object.entries(expected) as Array<[Role, boolean[]]>) {
       expect((await team.api(role).get(`/clients/${plain.id}`)).body.is_deletable).toBe(plainDeletable)
       expect((await team.api(role).get(`/clients/${withRecord.id}`)).body.is_deletable).toBe(recordDeletable)
       const list = await team.api(role).get('/clients')
@@ -743,14 +798,18 @@ describe('DELETE /clients/{id}', () => {
   })
 
   it("removes the client from every organisation's clients", async () => {
-    const { mock, ...team } = setup()
-    const client = await createClient(team.api())
-    const other = await createClient(team.api(), { ...ANN, email: 'other@example.com' })
-    const organisation = (clients: number[]) => organisationRow(mock, 'Lee Holdings Ltd', clients)
-    team.team.organisations.push(organisation([client.id, other.id]), organisation([client.id]), organisation([other.id]))
-    const res = await team.api().delete(`/clients/${client.id}`)
+    const { api } = setup()
+    const client = await createClient(api())
+    const other = await createClient(api(), { ...ANN, email: 'other@example.com' })
+    const organisations = [
+      await createOrganisation(api(), { name: 'Lee Holdings Ltd' }, [client.id, other.id]),
+      await createOrganisation(api(), { name: 'Lee Holdings Ltd' }, [client.id]),
+      await createOrganisation(api(), { name: 'Lee Holdings Ltd' }, [other.id]),
+    ]
+    const res = await api().delete(`/clients/${client.id}`)
     expect(res.status).toBe(204)
-    expect(team.team.organisations.map((o) => o.clients)).toEqual([[other.id], [], [other.id]])
+    const clientsOf = async (id: number) => (await api().get(`/organisations/${id}`)).body.clients
+    expect(await Promise.all(organisations.map((o) => clientsOf(o.id)))).toEqual([[other.id], null, [other.id]])
   })
 
   it('answers 404 for an unknown id, a non-numeric id and a client of another team', async () => {

@@ -21,13 +21,13 @@ describe('GET /me', () => {
   it('is the user the token belongs to', async () => {
     const mock = createTestMock()
     const { api, users } = mock.newTeam()
-    const res = await api('admin').get('/me')
+    const res = await api('read-only').get('/me')
     expect(res.status).toBe(200)
     expect(res.body).toEqual({
       object: 'user',
-      id: users.admin.id,
-      name: users.admin.name,
-      email: users.admin.email,
+      id: users['read-only'].id,
+      name: users['read-only'].name,
+      email: users['read-only'].email,
       is_verified: true,
       is_disabled: false,
       created_at: NOW,

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import type { UserRow } from '../../src/resources/me/rows.ts'
-import type { Role } from '../../src/resources/team/rows.ts'
+import { ROLES, type Role } from '../../src/kernel/roles.ts'
 import { fixture } from '../support/contracts.ts'
 import { createTestMock, TEST_NOW, type TestMock } from '../support/mock.ts'
 
 const NOW = TEST_NOW.toISOString().replace(/\.\d+Z$/, 'Z')
 const MINUTE = 60_000
 
-function memberJson(user: Pick<UserRow, 'id' | 'name' | 'email'>, role: Role) {
+function memberJson(user: Pick<UserRow, 'id' | 'name' | 'email'>, role: Role | null) {
   return { object: 'team_member', id: user.id, name: user.name, email: user.email, role }
 }
 
@@ -26,18 +26,24 @@ function fixtureTeam(key: string) {
 
 function teamIdOf(mock: TestMock, key: string): number {
   const name = fixtureTeam(key).name
-  const state = mock.store.data.teams.find((t) => t.team.name === name)
-  if (!state) throw new Error(`no seeded team ${key}`)
-  return state.team.id
+  const team = [...mock.store.allTeams()].find((t) => t.row.name === name)
+  if (!team) throw new Error(`no seeded team ${key}`)
+  return team.id
 }
 
-/** Every member of a seeded team as the API should list them: user id order, with roles. */
+/** Every current member of a seeded team as the API should list them (not those who left): user id order, with roles. */
 function seededMembers(mock: TestMock, key: string) {
-  const state = mock.store.team(teamIdOf(mock, key))
-  if (!state) throw new Error(`no seeded team ${key}`)
-  return state.members
+  const team = mock.store.team(teamIdOf(mock, key))
+  if (!team) throw new Error(`no seeded team ${key}`)
+  return team.members
+    .filter((member) => member.role !== null)
     .map((member) => memberJson(mock.store.user(member.user) as UserRow, member.role))
     .sort((a, b) => a.id - b.id)
+}
+
+/** A fresh team's members as GET /team/members lists them: one of every role, in the order they were made. */
+function freshMembers(users: Record<Role, UserRow>) {
+  return ROLES.map((role) => memberJson(users[role], role))
 }
 
 function singlePage(data: unknown[], limit = 25) {
@@ -48,14 +54,14 @@ describe('GET /team', () => {
   it('is the team the token is scoped to, with its identifier', async () => {
     const mock = createTestMock()
     const { api, team } = mock.newTeam({ name: 'Hooli Screening' })
-    const id = team.team.id
+    const id = team.id
     const res = await api().get('/team')
     expect(res.status).toBe(200)
     expect(res.body).toEqual({
       object: 'team',
       id,
       identifier: `team-${id}`,
-      uuid: team.team.uuid,
+      uuid: team.row.uuid,
       name: 'Hooli Screening',
       contact: `contact@team-${id}.example`,
       telephone: null,
@@ -71,7 +77,7 @@ describe('GET /team', () => {
   it('answers the seeded team from the fixture', async () => {
     const mock = createTestMock()
     const acme = fixtureTeam('acme')
-    const row = mock.store.team(teamIdOf(mock, 'acme'))?.team
+    const row = mock.store.team(teamIdOf(mock, 'acme'))?.row
     const res = await mock.api('ivs_acme_owner').get('/team')
     expect(res.status).toBe(200)
     expect(res.body).toEqual({
@@ -96,12 +102,11 @@ describe('GET /team', () => {
     const mock = createTestMock()
     const { api } = mock.newTeam()
     const owner = await api('owner').get('/team')
-    const admin = await api('admin').get('/team')
-    const member = await api('member').get('/team')
-    expect(admin.status).toBe(200)
-    expect(member.status).toBe(200)
-    expect(admin.body).toEqual(owner.body)
-    expect(member.body).toEqual(owner.body)
+    for (const role of ROLES) {
+      const res = await api(role).get('/team')
+      expect(res.status).toBe(200)
+      expect(res.body).toEqual(owner.body)
+    }
   })
 
   it('shows a null telephone as null (seeded Globex)', async () => {
@@ -121,15 +126,15 @@ describe('PATCH /team', () => {
     expect(res.status).toBe(200)
     expect(res.body).toEqual({ ...before, contact: 'compliance@hooli.example', updated_at: '2026-07-01T12:01:00Z' })
     expect((await api('member').get('/team')).body).toEqual(res.body)
-    expect(team.team.contact).toBe('compliance@hooli.example')
+    expect(team.row.contact).toBe('compliance@hooli.example')
   })
 
-  it('lets an admin change the telephone', async () => {
+  it('lets support acting in the team (assumed) change the telephone', async () => {
     const mock = createTestMock()
     const { api } = mock.newTeam()
     const before = (await api().get('/team')).body
     mock.clock.advance(2 * MINUTE)
-    const res = await api('admin').patch('/team', { telephone: '+44 20 7946 0999' })
+    const res = await api('assumed').patch('/team', { telephone: '+44 20 7946 0999' })
     expect(res.status).toBe(200)
     expect(res.body).toEqual({ ...before, telephone: '+44 20 7946 0999', updated_at: '2026-07-01T12:02:00Z' })
     expect((await api().get('/team')).body.telephone).toBe('+44 20 7946 0999')
@@ -139,14 +144,14 @@ describe('PATCH /team', () => {
     const mock = createTestMock()
     const { api } = mock.newTeam()
     const before = (await api().get('/team')).body
-    const res = await api('admin').patch('/team', { contact: 'ops@hooli.example', telephone: '0161 496 0000' })
+    const res = await api('owner').patch('/team', { contact: 'ops@hooli.example', telephone: '0161 496 0000' })
     expect(res.status).toBe(200)
     expect(res.body).toEqual({ ...before, contact: 'ops@hooli.example', telephone: '0161 496 0000' })
   })
 
   it('clears the telephone with null', async () => {
     const mock = createTestMock()
-    const res = await mock.api('ivs_acme_admin').patch('/team', { telephone: null })
+    const res = await mock.api('ivs_acme_support').patch('/team', { telephone: null })
     expect(res.status).toBe(200)
     expect(res.body.telephone).toBeNull()
     expect(res.body.contact).toBe('compliance@acme-recruitment.example')
@@ -157,24 +162,24 @@ describe('PATCH /team', () => {
     const mock = createTestMock()
     const { api, team } = mock.newTeam()
     mock.clock.advance(5 * MINUTE)
-    const res = await api().patch('/team', { contact: team.team.contact, telephone: null })
+    const res = await api().patch('/team', { contact: team.row.contact, telephone: null })
     expect(res.status).toBe(200)
     expect(res.body.updated_at).toBe(NOW)
     expect((await api().get('/team')).body.updated_at).toBe(NOW)
   })
 
-  it('forbids a member', async () => {
+  it.each(['member', 'read-only', 'assigned-only'] as const)('forbids a %s (FACTS.md "Roles")', async (role) => {
     const mock = createTestMock()
     const { api } = mock.newTeam()
     const before = (await api().get('/team')).body
-    const res = await api('member').patch('/team', { contact: 'hijack@example.com' })
+    const res = await api(role).patch('/team', { contact: 'hijack@example.com' })
     expect(res.status).toBe(403)
     expect(res.body).toEqual({ message: 'This action is unauthorized.' })
     expect((await api().get('/team')).body).toEqual(before)
   })
 
-  it('forbids a seeded member', async () => {
-    const res = await createTestMock().api('ivs_acme_member').patch('/team', { telephone: null })
+  it.each(['ivs_acme_member', 'ivs_acme_readonly', 'ivs_acme_assigned', 'ivs_shared_globex'])('forbids the seeded %s', async (token) => {
+    const res = await createTestMock().api(token).patch('/team', { telephone: null })
     expect(res.status).toBe(403)
     expect(res.body).toEqual({ message: 'This action is unauthorized.' })
   })
@@ -218,7 +223,7 @@ describe('PATCH /team', () => {
 })
 
 describe('GET /team/me', () => {
-  it.each(['owner', 'admin', 'member'] as const)('is the %s as a member of the team', async (role) => {
+  it.each(ROLES)('is the %s as a member of the team', async (role) => {
     const mock = createTestMock()
     const { api, users } = mock.newTeam()
     const res = await api(role).get('/team/me')
@@ -228,8 +233,10 @@ describe('GET /team/me', () => {
 
   it.each([
     ['ivs_acme_owner', 'olivia.bennett@acme-recruitment.example', 'owner'],
-    ['ivs_acme_admin', 'marcus.reid@acme-recruitment.example', 'admin'],
+    ['ivs_acme_readonly', 'marcus.reid@acme-recruitment.example', 'read-only'],
     ['ivs_acme_member', 'hannah.okafor@acme-recruitment.example', 'member'],
+    ['ivs_acme_assigned', 'aisha.rahman@acme-recruitment.example', 'assigned-only'],
+    ['ivs_acme_support', 'alex.morgan@support.ivs.example', 'assumed'],
     ['ivs_initech_member', 'joanna.price@initech-lettings.example', 'member'],
   ] as const)('answers %s with the seeded user and role', async (token, email, role) => {
     const mock = createTestMock()
@@ -246,26 +253,28 @@ describe('GET /team/members', () => {
     const { api, users } = mock.newTeam()
     const res = await api('member').get('/team/members')
     expect(res.status).toBe(200)
-    expect(res.body).toEqual(
-      singlePage([memberJson(users.owner, 'owner'), memberJson(users.admin, 'admin'), memberJson(users.member, 'member')]),
-    )
+    expect(res.body).toEqual(singlePage(freshMembers(users)))
   })
 
-  it('lists all members of a seeded team, including a user who is in two teams', async () => {
+  it('lists all current members of a seeded team, including a user who is in two teams, and not one who left', async () => {
     const mock = createTestMock()
     const res = await mock.api('ivs_acme_member').get('/team/members')
     expect(res.status).toBe(200)
     const expected = seededMembers(mock, 'acme')
     expect(res.body).toEqual(singlePage(expected))
-    expect(res.body.total).toBe(4 + fixtureTeam('acme').generate.members)
+    const current = fixture.users.filter((user) => user.memberships.some((m) => m.team === 'acme' && m.role !== null))
+    expect(res.body.total).toBe(current.length + fixtureTeam('acme').generate.members)
     for (const [email, role] of [
       ['olivia.bennett@acme-recruitment.example', 'owner'],
-      ['marcus.reid@acme-recruitment.example', 'admin'],
+      ['marcus.reid@acme-recruitment.example', 'read-only'],
       ['hannah.okafor@acme-recruitment.example', 'member'],
-      ['sam.carter@consultants.example', 'admin'],
+      ['aisha.rahman@acme-recruitment.example', 'assigned-only'],
+      ['alex.morgan@support.ivs.example', 'assumed'],
+      ['sam.carter@consultants.example', 'owner'],
     ] as const) {
       expect(res.body.data).toContainEqual(memberJson(seededUser(mock, email), role))
     }
+    expect(res.body.data.map((m: { id: number }) => m.id)).not.toContain(seededUser(mock, 'dan.whitaker@acme-recruitment.example').id)
   })
 
   it('never lists members of another team', async () => {
@@ -274,32 +283,33 @@ describe('GET /team/members', () => {
     const other = mock.newTeam()
     const res = await api().get('/team/members')
     const ids = res.body.data.map((m: { id: number }) => m.id)
-    expect(ids).toEqual([users.owner.id, users.admin.id, users.member.id])
+    expect(ids).toEqual(ROLES.map((role) => users[role].id))
     expect(ids).not.toContain(other.users.owner.id)
   })
 
   describe('search', () => {
-    /** A fresh team whose members are called Zoë Ångström (owner), zoe andrews (admin), Marc Angel-Dubois (member). */
+    /** A fresh team whose members are Zoë Ångström (owner), zoe andrews (read-only), Marc Angel-Dubois (member) and two names no search here matches. */
     async function namedTeam() {
       const mock = createTestMock()
       const team = mock.newTeam()
-      const names: Record<Role, string> = { owner: 'Zoë Ångström', admin: 'zoe andrews', member: 'Marc Angel-Dubois' }
-      for (const role of ['owner', 'admin', 'member'] as const) {
+      const names: Record<Role, string> = {
+        owner: 'Zoë Ångström',
+        'read-only': 'zoe andrews',
+        member: 'Marc Angel-Dubois',
+        'assigned-only': 'Priya Kowalski',
+        assumed: 'Tom Hughes',
+      }
+      for (const role of ROLES) {
         const res = await team.api(role).patch('/me', { name: names[role] })
         expect(res.status).toBe(200)
       }
-      const { users } = team
-      const members = {
-        owner: memberJson({ ...users.owner, name: names.owner }, 'owner'),
-        admin: memberJson({ ...users.admin, name: names.admin }, 'admin'),
-        member: memberJson({ ...users.member, name: names.member }, 'member'),
-      }
+      const members = Object.fromEntries(ROLES.map((role) => [role, memberJson({ ...team.users[role], name: names[role] }, role)])) as Record<Role, unknown>
       return { mock, api: team.api, members }
     }
 
     it.each([
-      ['ZOE', ['owner', 'admin']],
-      ['zoë', ['owner', 'admin']],
+      ['ZOE', ['owner', 'read-only']],
+      ['zoë', ['owner', 'read-only']],
       ['StröM', ['owner']],
       ['angstrom', ['owner']],
       ['ang', ['owner', 'member']],
@@ -363,7 +373,7 @@ describe('GET /team/members', () => {
       const second = await api().get('/team/members', { search: 'zoe', limit: 1, page: 2 })
       expect(second.body).toEqual({
         object: 'paginated_list',
-        data: [members.admin],
+        data: [members['read-only']],
         total: 2,
         count: 1,
         limit: 1,
@@ -378,13 +388,13 @@ describe('GET /team/members', () => {
     it('splits a seeded team into pages with links', async () => {
       const mock = createTestMock()
       const all = seededMembers(mock, 'acme')
-      expect(all).toHaveLength(9)
+      expect(all).toHaveLength(10)
       const api = mock.api('ivs_acme_owner')
       const page1 = await api.get('/team/members', { limit: 4 })
       expect(page1.body).toEqual({
         object: 'paginated_list',
         data: all.slice(0, 4),
-        total: 9,
+        total: 10,
         count: 4,
         limit: 4,
         current_page: 1,
@@ -395,7 +405,7 @@ describe('GET /team/members', () => {
       expect(page2.body).toEqual({
         object: 'paginated_list',
         data: all.slice(4, 8),
-        total: 9,
+        total: 10,
         count: 4,
         limit: 4,
         current_page: 2,
@@ -409,8 +419,8 @@ describe('GET /team/members', () => {
       expect(page3.body).toEqual({
         object: 'paginated_list',
         data: all.slice(8),
-        total: 9,
-        count: 1,
+        total: 10,
+        count: 2,
         limit: 4,
         current_page: 3,
         total_pages: 3,
@@ -422,7 +432,7 @@ describe('GET /team/members', () => {
       const mock = createTestMock()
       const res = await mock.newTeam().api().get('/team/members', { limit: 2, page: 5 })
       expect(res.status).toBe(200)
-      expect(res.body).toMatchObject({ object: 'paginated_list', data: [], total: 3, count: 0, limit: 2, current_page: 5, total_pages: 2 })
+      expect(res.body).toMatchObject({ object: 'paginated_list', data: [], total: 5, count: 0, limit: 2, current_page: 5, total_pages: 3 })
     })
 
     it.each([
@@ -442,21 +452,19 @@ describe('GET /teams/{teamId}/members', () => {
   it('lists the members of the token\'s own team', async () => {
     const mock = createTestMock()
     const { api, team, users } = mock.newTeam()
-    const res = await api('member').get(`/teams/${team.team.id}/members`)
+    const res = await api('member').get(`/teams/${team.id}/members`)
     expect(res.status).toBe(200)
-    expect(res.body).toEqual(
-      singlePage([memberJson(users.owner, 'owner'), memberJson(users.admin, 'admin'), memberJson(users.member, 'member')]),
-    )
-    const paged = await api().get(`/teams/${team.team.id}/members`, { limit: 2, page: 2 })
+    expect(res.body).toEqual(singlePage(freshMembers(users)))
+    const paged = await api().get(`/teams/${team.id}/members`, { limit: 2, page: 3 })
     expect(paged.body).toEqual({
       object: 'paginated_list',
-      data: [memberJson(users.member, 'member')],
-      total: 3,
+      data: [memberJson(users.assumed, 'assumed')],
+      total: 5,
       count: 1,
       limit: 2,
-      current_page: 2,
-      total_pages: 2,
-      links: { next: null, previous: `http://localhost/api/v2/teams/${team.team.id}/members?limit=2&page=1` },
+      current_page: 3,
+      total_pages: 3,
+      links: { next: null, previous: `http://localhost/api/v2/teams/${team.id}/members?limit=2&page=2` },
     })
   })
 
@@ -464,7 +472,7 @@ describe('GET /teams/{teamId}/members', () => {
     const mock = createTestMock()
     const { api } = mock.newTeam()
     const other = mock.newTeam()
-    for (const id of [other.team.team.id, teamIdOf(mock, 'acme'), 999_999]) {
+    for (const id of [other.team.id, teamIdOf(mock, 'acme'), 999_999]) {
       const res = await api().get(`/teams/${id}/members`)
       expect(res.status).toBe(403)
       expect(res.body).toEqual({ message: 'This action is unauthorized.' })
@@ -473,10 +481,10 @@ describe('GET /teams/{teamId}/members', () => {
 })
 
 describe('GET /teams/{teamId}/members/{teamMemberId}', () => {
-  it.each(['owner', 'admin', 'member'] as const)('answers the %s of the own team', async (role) => {
+  it.each(ROLES)('answers the %s of the own team', async (role) => {
     const mock = createTestMock()
     const { api, team, users } = mock.newTeam()
-    const res = await api('member').get(`/teams/${team.team.id}/members/${users[role].id}`)
+    const res = await api('member').get(`/teams/${team.id}/members/${users[role].id}`)
     expect(res.status).toBe(200)
     expect(res.body).toEqual(memberJson(users[role], role))
   })
@@ -486,7 +494,7 @@ describe('GET /teams/{teamId}/members/{teamMemberId}', () => {
     const { api, team } = mock.newTeam()
     const other = mock.newTeam()
     for (const memberId of [999_999, other.users.owner.id, seededUser(mock, 'olivia.bennett@acme-recruitment.example').id]) {
-      const res = await api().get(`/teams/${team.team.id}/members/${memberId}`)
+      const res = await api().get(`/teams/${team.id}/members/${memberId}`)
       expect(res.status).toBe(404)
       expect(res.body).toEqual({ error: 'Team member not found' })
     }
@@ -496,7 +504,7 @@ describe('GET /teams/{teamId}/members/{teamMemberId}', () => {
     const mock = createTestMock()
     const { api } = mock.newTeam()
     const other = mock.newTeam()
-    const res = await api().get(`/teams/${other.team.team.id}/members/${other.users.owner.id}`)
+    const res = await api().get(`/teams/${other.team.id}/members/${other.users.owner.id}`)
     expect(res.status).toBe(403)
     expect(res.body).toEqual({ message: 'This action is unauthorized.' })
   })
@@ -524,7 +532,7 @@ describe('a user in two teams (ivs_shared_acme, ivs_shared_globex)', () => {
   it('has the role of the token\'s team on /team/me', async () => {
     const mock = createTestMock()
     const sam = seededUser(mock, 'sam.carter@consultants.example')
-    expect((await mock.api('ivs_shared_acme').get('/team/me')).body).toEqual(memberJson(sam, 'admin'))
+    expect((await mock.api('ivs_shared_acme').get('/team/me')).body).toEqual(memberJson(sam, 'owner'))
     expect((await mock.api('ivs_shared_globex').get('/team/me')).body).toEqual(memberJson(sam, 'member'))
   })
 
@@ -549,14 +557,14 @@ describe('a user in two teams (ivs_shared_acme, ivs_shared_globex)', () => {
       expect(res.body).toEqual({ message: 'This action is unauthorized.' })
     }
     const viaAcme = await mock.api('ivs_shared_acme').get(`/teams/${acmeId}/members/${sam.id}`)
-    expect(viaAcme.body).toEqual(memberJson(sam, 'admin'))
+    expect(viaAcme.body).toEqual(memberJson(sam, 'owner'))
   })
 
-  it('may update the team where it is an admin, not where it is a member', async () => {
+  it('may update the team where it is an owner, not where it is a member', async () => {
     const mock = createTestMock()
-    const admin = await mock.api('ivs_shared_acme').patch('/team', { telephone: '+44 20 7946 0100' })
-    expect(admin.status).toBe(200)
-    expect(admin.body).toMatchObject({ identifier: 'acme-recruitment', telephone: '+44 20 7946 0100' })
+    const owner = await mock.api('ivs_shared_acme').patch('/team', { telephone: '+44 20 7946 0100' })
+    expect(owner.status).toBe(200)
+    expect(owner.body).toMatchObject({ identifier: 'acme-recruitment', telephone: '+44 20 7946 0100' })
     const member = await mock.api('ivs_shared_globex').patch('/team', { telephone: '+44 20 7946 0100' })
     expect(member.status).toBe(403)
     expect(member.body).toEqual({ message: 'This action is unauthorized.' })

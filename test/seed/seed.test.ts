@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createRandom } from '../../src/kernel/random.ts'
+import { ownsTeam, ROLES } from '../../src/kernel/roles.ts'
 import { addTeam, fixturesDir, loadWorldFixture, seedWorld } from '../../src/seed/index.ts'
 import { Store, WORLD_FORMAT, type TeamState } from '../../src/store/world.ts'
 import { contracts, fixture } from '../support/contracts.ts'
@@ -32,6 +33,13 @@ const EMPTY_ADDRESS = Object.fromEntries(
 const resolve = (target: Store, token: string, at: string) => target.resolveToken(token, () => at)
 
 const duplicates = (values: number[]) => values.filter((value, index) => values.indexOf(value) !== index)
+
+/** Fixture tokens that work: active, of a user who is still a member of the token's team. */
+const resolving = fixture.tokens.filter(
+  (token) =>
+    (token.state ?? 'active') === 'active' &&
+    fixture.users.find((user) => user.key === token.user)?.memberships.some((m) => m.team === token.team && m.role !== null),
+)
 
 describe('fixtures/world.json', () => {
   const dirs: string[] = []
@@ -159,35 +167,65 @@ describe('the seeded world', () => {
   it('has a user in two teams, with a token scoped to each', () => {
     const sam = store.userByEmail('sam.carter@consultants.example')
     expect(sam).toBeDefined()
-    expect(store.teamsOf(sam?.id as number).map((state) => state.team.name)).toEqual(['Acme Recruitment', 'Globex Legal LLP'])
+    expect(store.teamsOf(sam?.id as number).map((team) => team.row.name)).toEqual(['Acme Recruitment', 'Globex Legal LLP'])
     const inAcme = resolve(store, 'ivs_shared_acme', NOW)
     const inGlobex = resolve(store, 'ivs_shared_globex', NOW)
     expect(inAcme?.user.id).toBe(sam?.id)
     expect(inGlobex?.user.id).toBe(sam?.id)
-    expect(inAcme?.team.team.id).toBe(teamOf('acme').team.id)
-    expect(inGlobex?.team.team.id).toBe(teamOf('globex').team.id)
-    expect(inAcme?.member.role).toBe('admin')
+    expect(inAcme?.team.id).toBe(teamOf('acme').team.id)
+    expect(inGlobex?.team.id).toBe(teamOf('globex').team.id)
+    expect(inAcme?.member.role).toBe('owner')
     expect(inGlobex?.member.role).toBe('member')
   })
 
-  it('has an owner, admins and members in every team, each member a known user', () => {
+  it('has an owner and members in every team, each member a known user, and no admin role (FACTS.md "Roles")', () => {
     for (const state of store.data.teams) {
       const roles = new Set(state.members.map((member) => member.role))
-      expect([...roles].sort(), state.team.name).toEqual(['admin', 'member', 'owner'])
+      expect(roles.has('owner') && roles.has('member'), state.team.name).toBe(true)
+      for (const role of roles) expect([...ROLES, null]).toContain(role)
       for (const member of state.members) expect(store.user(member.user), `${state.team.name} member ${member.user}`).toBeDefined()
       expect(duplicates(state.members.map((member) => member.user))).toEqual([])
     }
   })
 
+  it('has a user of every role on Acme, and a member who left it', () => {
+    const roles = teamOf('acme').members.map((member) => member.role)
+    for (const role of [...ROLES, null]) expect(roles, String(role)).toContain(role)
+    expect(teamOf('globex').members.map((member) => member.role)).toContain('assigned-only')
+    expect(teamOf('initech').members.map((member) => member.role)).toContain('read-only')
+  })
+
+  it('assigns every assigned-only member to some active clients and organisations', () => {
+    for (const state of store.data.teams) {
+      for (const member of state.members.filter((m) => m.role === 'assigned-only')) {
+        const assigned = (rows: Array<{ assignees: Array<{ user: number }>; archived_at: string | null }>) =>
+          rows.filter((row) => row.archived_at === null && row.assignees.some((a) => a.user === member.user))
+        expect(assigned(state.clients).length, state.team.name).toBeGreaterThanOrEqual(3)
+        expect(assigned(state.organisations).length, state.team.name).toBeGreaterThanOrEqual(1)
+      }
+    }
+  })
+
+  it('keeps the member who left assigned where they were, so role null shows on the wire', () => {
+    const acme = teamOf('acme')
+    const left = acme.members.find((member) => member.role === null)
+    const rows = [...acme.clients, ...acme.organisations]
+    expect(rows.some((row) => row.assignees.some((a) => a.user === left?.user))).toBe(true)
+  })
+
   it('resolves every active fixture token to its user, team and role', () => {
-    for (const token of fixture.tokens.filter((t) => (t.state ?? 'active') === 'active')) {
+    for (const token of resolving) {
       const identity = resolve(store, token.token, NOW)
       const user = fixture.users.find((u) => u.key === token.user)
       expect(identity, token.token).toBeDefined()
       expect(identity?.user.email).toBe(user?.email)
-      expect(identity?.team.team.id).toBe(teamOf(token.team).team.id)
+      expect(identity?.team.id).toBe(teamOf(token.team).team.id)
       expect(identity?.member.role).toBe(user?.memberships.find((m) => m.team === token.team)?.role)
     }
+  })
+
+  it('has a token of the member who left, which does not resolve', () => {
+    expect(resolve(store, 'ivs_left', NOW)).toBeUndefined()
   })
 
   it('has a revoked and an expired token, neither of which resolves', () => {
@@ -255,12 +293,13 @@ describe('the seeded world', () => {
       const credits = [...state.credits].sort((a, b) => a.id - b.id)
       expect(credits).toHaveLength(team.generate.credit_entries)
       expect(credits[0]).toMatchObject({ credits: 500, reason: 'Initial credit purchase', causer: { type: 'user' } })
+      const owners = state.members.filter((member) => member.role !== null && ownsTeam(member.role)).map((member) => member.user)
       const byTime = [...credits].sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id - b.id)
       expect(byTime[0]?.id).toBe(credits[0]?.id)
       expect((credits[0]?.created_at ?? '') > state.team.created_at).toBe(true)
       for (const entry of credits) {
         expect(entry.created_at <= fixture.epoch, `credit ${entry.id}`).toBe(true)
-        expect(state.members.some((member) => member.user === entry.causer.id), `causer of credit ${entry.id}`).toBe(true)
+        if (entry.causer !== null) expect(owners, `causer of credit ${entry.id}`).toContain(entry.causer.id)
       }
     })
 
@@ -310,46 +349,49 @@ describe('the seeded world through the API (every response checked against its c
     throw new Error(`${path}: more than 20 pages`)
   }
 
-  const resolving = fixture.tokens.filter((token) => (token.state ?? 'active') === 'active')
-
   it.each(resolving.map((token) => [token.token] as const))('presents the world seen by %s', async (token) => {
     const mock = createTestMock()
     const api = mock.api(token)
     const identity = resolve(mock.store, token, mock.clock.timestamp())
     if (!identity) throw new Error(`${token} does not resolve`)
-    const state = identity.team
+    const state = identity.team.state
+    const visible = state.clients.filter(
+      (client) => identity.member.role !== 'assigned-only' || client.assignees.some((assignee) => assignee.user === identity.user.id),
+    )
 
     const clients = await allPages(api, '/clients')
-    expect(clients.total).toBe(state.clients.length)
-    expect(clients.items.map((client) => client.id)).toEqual(state.clients.map((client) => client.id).sort((a, b) => a - b))
+    expect(clients.total).toBe(visible.length)
+    expect(clients.items.map((client) => client.id)).toEqual(visible.map((client) => client.id).sort((a, b) => a - b))
 
     const team = await api.get('/team')
     expect(team.status).toBe(200)
     expect(team.body).toMatchObject({ object: 'team', id: state.team.id, identifier: state.team.identifier, name: state.team.name })
 
     const members = await allPages(api, '/team/members')
-    expect(members.items.map((member) => member.id).sort((a, b) => a - b)).toEqual(state.members.map((m) => m.user).sort((a, b) => a - b))
+    const current = state.members.filter((m) => m.role !== null).map((m) => m.user)
+    expect(members.items.map((member) => member.id).sort((a, b) => a - b)).toEqual(current.sort((a, b) => a - b))
+
+    const organisations = await allPages(api, '/organisations', { expand: 'assignees,clients' })
+    expect(organisations.items.length).toBeGreaterThan(0)
 
     const me = await api.get('/me')
     expect(me.status).toBe(200)
     expect(me.body).toMatchObject({ object: 'user', id: identity.user.id, email: identity.user.email })
 
-    if (identity.member.role === 'member') {
+    if (!ownsTeam(identity.member.role)) {
       const credits = await api.get('/credits', { expand: 'causer' })
       expect(credits.status).toBe(403)
       expect(credits.body).toEqual({ message: 'This action is unauthorized.' })
     } else {
       const credits = await allPages(api, '/credits', { expand: 'causer' })
       expect(credits.items.map((entry) => entry.id).sort((a, b) => a - b)).toEqual(state.credits.map((c) => c.id).sort((a, b) => a - b))
-      for (const entry of credits.items) expect(entry.causer).toMatchObject({ object: 'user' })
-      const collapsed = await allPages(api, '/credits')
-      for (const entry of collapsed.items) expect(entry.causer).toEqual({ id: expect.any(Number), type: 'user' })
+      for (const entry of credits.items) expect([null, { id: expect.any(Number), type: 'user' }]).toContainEqual(entry.causer)
     }
   })
 
   it.each(fixture.teams.map((team) => [team.key] as const))('presents every address of team %s', async (key) => {
     const mock = createTestMock()
-    const token = resolving.find((t) => t.team === key)?.token
+    const token = resolving.find((t) => t.team === key && fixture.users.find((u) => u.key === t.user)?.memberships.some((m) => m.team === key && m.role === 'owner'))?.token
     const state = teamOf(key)
     for (const client of state.clients) {
       const res = await mock.api(token).get(`/clients/${client.id}/address`)
@@ -358,7 +400,7 @@ describe('the seeded world through the API (every response checked against its c
     }
   })
 
-  it.each(fixture.tokens.filter((token) => token.state !== undefined && token.state !== 'active').map((token) => [token.token] as const))(
+  it.each(fixture.tokens.filter((token) => !resolving.includes(token)).map((token) => [token.token] as const))(
     'refuses %s with 401',
     async (token) => {
       const res = await createTestMock().api(token).get('/me')
@@ -371,31 +413,31 @@ describe('the seeded world through the API (every response checked against its c
 describe('addTeam', () => {
   const fresh = () => new Store(structuredClone(world))
 
-  it('adds an isolated team with an owner, an admin and a member, each with a token that resolves', () => {
+  it('adds an isolated team with a user of every role, each with a token that resolves', () => {
     const target = fresh()
     const added = addTeam(target, createRandom(7), TEST_NOW)
-    expect(target.team(added.team.team.id)).toBe(added.team)
-    expect(added.team.team.id).toBe((world.sequences.team ?? 0) + 1)
-    expect(added.team.members.map((m) => m.role)).toEqual(['owner', 'admin', 'member'])
-    for (const role of ['owner', 'admin', 'member'] as const) {
+    expect(target.team(added.team.id)).toBe(added.team)
+    expect(added.team.id).toBe((world.sequences.team ?? 0) + 1)
+    expect(added.team.members.map((m) => m.role)).toEqual([...ROLES])
+    for (const role of ROLES) {
       const identity = resolve(target, added.tokens[role], NOW)
       expect(identity?.user).toEqual(added.users[role])
       expect(identity?.team).toBe(added.team)
       expect(identity?.member.role).toBe(role)
-      expect(added.users[role].email).toBe(`${role}@team-${added.team.team.id}.example`)
+      expect(added.users[role].email).toBe(`${role}@team-${added.team.id}.example`)
     }
-    expect(added.team.team).toMatchObject({ cases_enabled: true, created_at: NOW, updated_at: NOW, archived_at: null })
-    expect(added.team.clients).toEqual([])
-    expect(added.team.organisations).toEqual([])
+    expect(added.team.row).toMatchObject({ cases_enabled: true, created_at: NOW, updated_at: NOW, archived_at: null })
+    expect(added.team.clients.all()).toEqual([])
+    expect(added.team.organisations.all()).toEqual([])
   })
 
   it('gives tokens that expire one year after creation', () => {
     const target = fresh()
     const added = addTeam(target, createRandom(7), TEST_NOW)
     const yearLater = '2027-07-01T12:00:00Z'
-    for (const role of ['owner', 'admin', 'member'] as const) {
+    for (const role of ROLES) {
       const row = target.data.tokens.find((t) => t.token === added.tokens[role])
-      expect(row).toMatchObject({ created_at: NOW, expires_at: yearLater, revoked_at: null, team: added.team.team.id })
+      expect(row).toMatchObject({ created_at: NOW, expires_at: yearLater, revoked_at: null, team: added.team.id })
       expect(resolve(target, added.tokens[role], '2027-07-01T11:59:59Z')).toBeDefined()
       expect(resolve(target, added.tokens[role], yearLater)).toBeUndefined()
     }
@@ -403,24 +445,23 @@ describe('addTeam', () => {
 
   it('starts with the +500 opening purchase and nothing else by default', () => {
     const added = addTeam(fresh(), createRandom(7), TEST_NOW)
-    expect(added.team.credits).toEqual([
-      { id: expect.any(Number), credits: 500, reason: 'Initial credit purchase', causer: { id: expect.any(Number), type: 'user' }, created_at: NOW },
+    expect(added.team.credits.all()).toEqual([
+      { id: expect.any(Number), credits: 500, reason: 'Initial credit purchase', causer: { id: added.users.owner.id, type: 'user' }, created_at: NOW },
     ])
-    expect(added.team.members.filter((m) => m.role !== 'member').map((m) => m.user)).toContain(added.team.credits[0]?.causer.id)
   })
 
   it('generates the counts it is asked for', () => {
     const added = addTeam(fresh(), createRandom(7), TEST_NOW, { generate: { clients: 12, members: 2, organisations: 3, credit_entries: 4 } })
-    expect(added.team.clients).toHaveLength(12)
-    expect(added.team.members).toHaveLength(5)
-    expect(added.team.organisations).toHaveLength(3)
-    expect(added.team.credits).toHaveLength(4)
-    expect(added.team.credits[0]).toMatchObject({ credits: 500, reason: 'Initial credit purchase' })
+    expect(added.team.clients.size).toBe(12)
+    expect(added.team.members).toHaveLength(ROLES.length + 2)
+    expect(added.team.organisations.size).toBe(3)
+    expect(added.team.credits.size).toBe(4)
+    expect(added.team.credits.all()[0]).toMatchObject({ credits: 500, reason: 'Initial credit purchase' })
   })
 
   it('takes a name and cases off', () => {
     const added = addTeam(fresh(), createRandom(7), TEST_NOW, { name: 'Legacy Lettings', casesEnabled: false })
-    expect(added.team.team).toMatchObject({ name: 'Legacy Lettings', cases_enabled: false })
+    expect(added.team.row).toMatchObject({ name: 'Legacy Lettings', cases_enabled: false })
   })
 
   it('gives ids that collide with nothing seeded, and unique tokens per team', () => {
@@ -431,22 +472,24 @@ describe('addTeam', () => {
     const allClients = target.data.teams.flatMap((t) => t.clients.map((c) => c.id))
     expect(duplicates(allClients)).toEqual([])
     expect(duplicates(target.data.users.map((u) => u.id))).toEqual([])
-    expect(new Set([...Object.values(one.tokens), ...Object.values(two.tokens)]).size).toBe(6)
-    expect(two.team.team.id).toBe(one.team.team.id + 1)
+    expect(new Set([...Object.values(one.tokens), ...Object.values(two.tokens)]).size).toBe(2 * ROLES.length)
+    expect(two.team.id).toBe(one.team.id + 1)
   })
 
   it('is deterministic for the same random seed', () => {
     const a = addTeam(fresh(), createRandom(99), TEST_NOW, { generate: { clients: 5 } })
     const b = addTeam(fresh(), createRandom(99), TEST_NOW, { generate: { clients: 5 } })
-    expect(a).toEqual(b)
+    expect(a.team.state).toEqual(b.team.state)
+    expect(a.tokens).toEqual(b.tokens)
+    expect(a.users).toEqual(b.users)
   })
 
   it('is presented through the API within contract', async () => {
     const mock = createTestMock()
     const { api, team, users } = mock.newTeam({ generate: { clients: 3, members: 1 } })
-    const res = await api('admin').get('/team')
+    const res = await api('read-only').get('/team')
     expect(res.status).toBe(200)
-    expect(res.body).toMatchObject({ id: team.team.id, identifier: `team-${team.team.id}` })
+    expect(res.body).toMatchObject({ id: team.id, identifier: `team-${team.id}` })
     const clients = await api('member').get('/clients')
     expect(clients.body.total).toBe(3)
     expect((await api('owner').get('/me')).body.id).toBe(users.owner.id)

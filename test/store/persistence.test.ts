@@ -51,7 +51,7 @@ describe('openWorld in memory (the default)', () => {
     expect(world.origin).toBe('seeded')
     expect(builder).toHaveBeenCalledTimes(1)
     expect(world.store.data).toEqual(seedWorld(fixture))
-    expect(world.store.team(1)?.team.name).toBe('Acme Recruitment')
+    expect(world.store.team(1)?.row.name).toBe('Acme Recruitment')
     await expect(world.save()).resolves.toBeUndefined()
     expect(existsSync(file)).toBe(false)
   })
@@ -92,7 +92,7 @@ describe('openWorld with a data file', () => {
     expect(second.origin).toBe('loaded')
     expect(builder).not.toHaveBeenCalled()
     expect(second.store.data).toEqual(first.store.data)
-    expect(second.store.team(acme.team.id)?.team.name).toBe('Acme Recruitment (renamed)')
+    expect(second.store.team(acme.team.id)?.row.name).toBe('Acme Recruitment (renamed)')
     expect(second.store.data.sequences.client).toBe((template?.sequences.client ?? 0) + 1)
   })
 
@@ -101,7 +101,7 @@ describe('openWorld with a data file', () => {
     const loaded = await openWorld({ file, build })
     const identity = loaded.store.resolveToken('ivs_acme_owner', () => '2026-07-01T12:00:00Z')
     expect(identity?.user.email).toBe('olivia.bennett@acme-recruitment.example')
-    expect(identity?.team.team.name).toBe('Acme Recruitment')
+    expect(identity?.team.row.name).toBe('Acme Recruitment')
     expect(loaded.store.resolveToken('ivs_revoked', () => '2026-07-01T12:00:00Z')).toBeUndefined()
   })
 
@@ -122,7 +122,7 @@ describe('openWorld with a data file', () => {
     const { format: _format, ...data } = build()
     await writeFile(file, JSON.stringify(data))
     const error = await dataFileError(openWorld({ file, build }))
-    expect(error.message).toMatch(/has format undefined, this version reads format 1; delete it/)
+    expect(error.message).toContain(`has format undefined, this version reads format ${WORLD_FORMAT}; delete it`)
   })
 
   it('refuses a corrupt file, naming it, and leaves it alone', async () => {

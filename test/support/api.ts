@@ -1,10 +1,12 @@
 // A test client over app.request() that checks EVERY response against the contract of the
 // operation the request reached: the status must be one the contract lists, the body must match
-// its schema (or be empty), and the rate-limit headers must be there. A test cannot forget it.
-import { describeErrors, type OperationContract } from '../../src/contracts/load.ts'
+// its schema (or be empty), and on the API the rate-limit headers must be there. A test cannot
+// forget it.
+import { describeErrors, SURFACES, type OperationContract } from '../../src/contracts/load.ts'
 import { contracts } from './contracts.ts'
 
-export const API = '/api/v2'
+export const API = SURFACES.api.base
+export const CONTROL = SURFACES.control.base
 
 export interface ApiResponse<T = any> {
   status: number
@@ -26,11 +28,12 @@ export interface RequestOptions {
 const matchers = [...contracts.operations.values()]
   .map((op) => ({
     op,
-    pattern: new RegExp(`^${op.path.replace(/\{[A-Za-z]+\}/g, (name) => (contracts.parameters[name.slice(1, -1)]?.type === 'integer' ? '[0-9]+' : '[^/]+'))}$`),
+    pattern: new RegExp(`^${SURFACES[op.surface].base}${op.path.replace(/\{[A-Za-z]+\}/g, (name) => (contracts.parameters[name.slice(1, -1)]?.type === 'integer' ? '[0-9]+' : '[^/]+'))}$`),
   }))
   // Static paths before parameterised ones.
   .sort((a, b) => a.op.pathParams.length - b.op.pathParams.length)
 
+/** The operation a request reached, by method and full path (/api/v2/... or /_mock/...). */
 export function operationFor(method: string, path: string): OperationContract | undefined {
   return matchers.find(({ op, pattern }) => op.method === method && pattern.test(path))?.op
 }
@@ -39,9 +42,10 @@ const errorValidator = contracts.schemaValidator('error')
 
 /** Throws, naming the operation, status and failing paths, when a response breaks its contract. */
 export function checkResponse(method: string, path: string, response: Omit<ApiResponse, 'operation'>): OperationContract | undefined {
-  const where = `${method} ${API}${path} -> ${response.status}`
+  const where = `${method} ${path} -> ${response.status}`
   const op = operationFor(method, path)
-  if (!response.headers.get('X-RateLimit-Limit') || !response.headers.get('X-RateLimit-Remaining')) {
+  const limited = op ? SURFACES[op.surface].authenticated : path.startsWith(API)
+  if (limited && (!response.headers.get('X-RateLimit-Limit') || !response.headers.get('X-RateLimit-Remaining'))) {
     throw new Error(`${where}: missing X-RateLimit-Limit / X-RateLimit-Remaining headers`)
   }
   if (!op) {
@@ -68,11 +72,13 @@ export class ApiClient {
   constructor(
     private readonly app: { request: (input: string, init?: RequestInit) => Response | Promise<Response> },
     readonly token: string | undefined,
+    /** Where paths are relative to: the API, or the control API. */
+    readonly base: string = API,
   ) {}
 
   /** The same client with another token (or none). */
   as(token: string | undefined): ApiClient {
-    return new ApiClient(this.app, token)
+    return new ApiClient(this.app, token, this.base)
   }
 
   async request<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
@@ -80,7 +86,7 @@ export class ApiClient {
     for (const [name, value] of Object.entries(options.query ?? {})) {
       for (const item of Array.isArray(value) ? value : [value]) search.append(name, String(item))
     }
-    const url = `${API}${path}${search.size > 0 ? `?${search.toString()}` : ''}`
+    const url = `${this.base}${path}${search.size > 0 ? `?${search.toString()}` : ''}`
     const headers: Record<string, string> = { ...options.headers }
     if (this.token !== undefined) headers.Authorization ??= `Bearer ${this.token}`
     let body: string | undefined = options.raw
@@ -97,7 +103,7 @@ export class ApiClient {
       parsed = text
     }
     const response = { status: res.status, headers: res.headers, body: parsed as T, text }
-    const operation = checkResponse(method, path.split('?')[0] as string, response)
+    const operation = checkResponse(method, `${this.base}${path.split('?')[0] as string}`, response)
     return { ...response, operation }
   }
 

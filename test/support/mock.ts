@@ -6,7 +6,8 @@ import { createEventBus, type DomainEvent } from '../../src/kernel/events.ts'
 import { createRandom } from '../../src/kernel/random.ts'
 import { addTeam, seedWorld, type NewTeamOptions } from '../../src/seed/index.ts'
 import { Store, type WorldData } from '../../src/store/world.ts'
-import { ApiClient } from './api.ts'
+import type { Role } from '../../src/kernel/roles.ts'
+import { ApiClient, CONTROL } from './api.ts'
 import { contracts, fixture } from './contracts.ts'
 
 /** The mock's clock in tests: frozen at a fixed moment, after the seeded world's epoch. */
@@ -28,8 +29,10 @@ export interface TestMock {
   events: DomainEvent[]
   /** An API client for a token (default: the seeded Acme owner). */
   api(token?: string): ApiClient
-  /** A fresh isolated team with owner, admin and member tokens. */
-  newTeam(options?: NewTeamOptions): ReturnType<typeof addTeam> & { api: (role?: 'owner' | 'admin' | 'member') => ApiClient }
+  /** A client of the control API (/_mock), which takes no token. */
+  control: ApiClient
+  /** A fresh isolated team with a user and token of every role. */
+  newTeam(options?: NewTeamOptions): ReturnType<typeof addTeam> & { api: (role?: Role) => ApiClient }
 }
 
 export function createTestMock(options: MockOptions = {}): TestMock {
@@ -58,6 +61,7 @@ export function createTestMock(options: MockOptions = {}): TestMock {
     clock,
     events,
     api,
+    control: new ApiClient(app, undefined, CONTROL),
     newTeam(teamOptions) {
       const team = addTeam(store, random, clock.now(), teamOptions)
       return { ...team, api: (role = 'owner') => api(team.tokens[role]) }

@@ -1,27 +1,17 @@
+import type { AddressJson, NameJson } from '../../contracts/generated.ts'
 import type { AssigneeRow } from '../team/rows.ts'
 
 export type ClientStatus = 'pending' | 'approved' | 'rejected'
 
 export interface NameRow {
-  title: string | null
+  title: NameJson['title']
   other_title: string | null
   first_name: string
   middle_name: string | null
   last_name: string
 }
 
-export interface AddressRow {
-  unit: string | null
-  house_name: string | null
-  house_number: string | null
-  street_name: string | null
-  second_street: string | null
-  district: string | null
-  city: string | null
-  province: string | null
-  postcode: string | null
-  country: string | null
-}
+export type AddressRow = Omit<AddressJson, 'object'>
 
 export const EMPTY_ADDRESS: AddressRow = {
   unit: null,

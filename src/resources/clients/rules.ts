@@ -1,9 +1,13 @@
-import { isAdmin, type RequestContext } from '../../context.ts'
+import type { RequestContext } from '../../context.ts'
+import { ownsTeam } from '../../kernel/roles.ts'
 
 /**
- * Spec, Clients rule 1: admins or members may delete a client; one with records only an admin.
- * Owners count as admins. is_deletable tells the caller whether they may delete it.
+ * Spec, Clients rule 1 with FACTS.md "Roles": owners (the spec's "Admin users", and support acting
+ * as one) may delete any client; members and assigned-only members only a client without records;
+ * read-only members none. is_deletable tells the caller whether they may delete it.
  */
 export function canDeleteClient(ctx: RequestContext, hasRecords: boolean): boolean {
-  return isAdmin(ctx) || (ctx.member.role === 'member' && !hasRecords)
+  const role = ctx.member.role
+  if (ownsTeam(role)) return true
+  return (role === 'member' || role === 'assigned-only') && !hasRecords
 }

@@ -1,25 +1,23 @@
-import { emit, type RequestContext } from '../../context.ts'
+import { canSee, emit, type RequestContext } from '../../context.ts'
+import type { AddressReplaceJson, ClientCreateJson, ClientsListQuery, ClientUpdateJson } from '../../contracts/generated.ts'
 import { forbidden, notFound } from '../../kernel/errors.ts'
+import { seesOnlyAssigned } from '../../kernel/roles.ts'
 import { matchesSearch, searchWords } from '../../kernel/search.ts'
 import { sortRows, type SortAccessors } from '../../kernel/sort.ts'
-import type { Query } from '../../kernel/validate.ts'
-import { organisationNamesByClient, removeClientFromOrganisations } from '../organisations/index.ts'
+import { assignCreator } from '../assignees/index.ts'
 import { clientHasRecords, removeRecordsOfClient } from '../records/index.ts'
-import { EMPTY_ADDRESS, type AddressRow, type ClientRow, type ClientStatus, type NameRow } from './rows.ts'
+import type { Team } from '../../store/world.ts'
+import { EMPTY_ADDRESS, type AddressRow, type ClientRow, type NameRow } from './rows.ts'
 import { canDeleteClient } from './rules.ts'
 
-export interface ClientInput {
-  name?: Partial<NameRow>
-  email?: string
-  status?: ClientStatus | null
-  landline?: string | null
-  mobile?: string | null
-  dob?: string | null
-  reference?: string | null
-  deletion_date?: string | null
+/** Names of the organisations each client belongs to (the search looks at them). */
+function organisationNamesByClient(team: Team): Map<number, string[]> {
+  const names = new Map<number, string[]>()
+  for (const organisation of team.organisations) {
+    for (const client of organisation.clients) names.set(client, [...(names.get(client) ?? []), organisation.name])
+  }
+  return names
 }
-
-export type AddressInput = Partial<AddressRow>
 
 const sortAccessors: SortAccessors<ClientRow> = {
   'name.first_name': (client) => client.name.first_name,
@@ -45,21 +43,16 @@ function inDeletionBucket(client: ClientRow, bucket: string, today: string): boo
   }
 }
 
-export function listClients(ctx: RequestContext, query: Query): ClientRow[] {
-  const { search, status, visibility, assignee, reference, deletion_date } = query as {
-    search?: string
-    status?: ClientStatus
-    visibility?: 'active' | 'archived'
-    assignee?: number
-    reference?: string
-    deletion_date?: string
-  }
+export function listClients(ctx: RequestContext, query: ClientsListQuery): ClientRow[] {
+  const { search, status, visibility, assignee, reference, deletion_date } = query
+  const onlyAssigned = seesOnlyAssigned(ctx.member.role)
   const words = search ? searchWords(search) : []
   const organisationNames = words.length > 0 ? organisationNamesByClient(ctx.team) : undefined
   const wantedReference = reference?.toLowerCase()
   const today = ctx.clock.today()
   const clients = ctx.team.clients.filter(
     (client) =>
+      (!onlyAssigned || canSee(ctx, client)) &&
       (status === undefined || client.status === status) &&
       (visibility === undefined || (visibility === 'archived') === (client.archived_at !== null)) &&
       (assignee === undefined || client.assignees.some((a) => a.user === assignee)) &&
@@ -77,14 +70,20 @@ export function listClients(ctx: RequestContext, query: Query): ClientRow[] {
   return sortRows(clients, sortAccessors, query)
 }
 
+/** The caller's client: 404 when the team has none with that id, 403 when an assigned-only caller is not assigned to it. */
 export function getClient(ctx: RequestContext, id: number): ClientRow {
-  const client = ctx.team.clients.find((row) => row.id === id)
+  const client = ctx.team.clients.get(id)
   if (!client) throw notFound('Client')
+  if (!canSee(ctx, client)) throw forbidden()
   return client
 }
 
+/** The client a path names, for an operation's find. */
+export const findClient = (ctx: RequestContext, params: { id: number } | { clientId: number }): ClientRow =>
+  getClient(ctx, 'id' in params ? params.id : params.clientId)
+
 /** Spec rules 2 and 7: creating a client sends nothing, issues no record and never deduplicates. */
-export function createClient(ctx: RequestContext, input: ClientInput): ClientRow {
+export function createClient(ctx: RequestContext, input: ClientCreateJson): ClientRow {
   const now = ctx.clock.timestamp()
   const name = input.name as NameRow & Partial<NameRow>
   const client: ClientRow = {
@@ -97,7 +96,7 @@ export function createClient(ctx: RequestContext, input: ClientInput): ClientRow
       middle_name: name.middle_name ?? null,
       last_name: name.last_name,
     },
-    email: input.email as string,
+    email: input.email,
     landline: input.landline ?? null,
     mobile: input.mobile ?? null,
     dob: input.dob ?? null,
@@ -105,13 +104,13 @@ export function createClient(ctx: RequestContext, input: ClientInput): ClientRow
     national_insurance_number: null,
     deletion_date: input.deletion_date ?? null,
     address: null,
-    assignees: [],
+    assignees: assignCreator(ctx, now),
     created_by: ctx.user.id,
     created_at: now,
     updated_at: now,
     archived_at: null,
   }
-  ctx.team.clients.push(client)
+  ctx.team.clients.insert(client)
   emit(ctx, 'client.created', { client: client.id })
   return client
 }
@@ -122,8 +121,7 @@ const SCALAR_FIELDS = ['email', 'landline', 'mobile', 'dob', 'reference', 'delet
  * PATCH semantics: only the given fields change, name parts merge into the stored name. A request
  * that changes nothing leaves updated_at alone and emits nothing.
  */
-export function updateClient(ctx: RequestContext, id: number, input: ClientInput): ClientRow {
-  const client = getClient(ctx, id)
+export function updateClient(ctx: RequestContext, client: ClientRow, input: ClientUpdateJson): ClientRow {
   let changed = false
   if (input.name) {
     for (const [part, value] of Object.entries(input.name) as Array<[keyof NameRow, string | null]>) {
@@ -141,7 +139,7 @@ export function updateClient(ctx: RequestContext, id: number, input: ClientInput
     }
   }
   const statusChanged = input.status !== undefined && input.status !== client.status
-  if (statusChanged) client.status = input.status ?? null
+  if (input.status !== undefined) client.status = input.status
   if (changed || statusChanged) {
     client.updated_at = ctx.clock.timestamp()
     emit(ctx, 'client.updated', { client: client.id })
@@ -150,24 +148,27 @@ export function updateClient(ctx: RequestContext, id: number, input: ClientInput
   return client
 }
 
-export function deleteClient(ctx: RequestContext, id: number): void {
-  const client = getClient(ctx, id)
+export function deleteClient(ctx: RequestContext, client: ClientRow): void {
   if (!canDeleteClient(ctx, clientHasRecords(ctx.team, client.id))) throw forbidden()
-  ctx.team.clients = ctx.team.clients.filter((row) => row.id !== client.id)
-  removeClientFromOrganisations(ctx.team, client.id)
+  ctx.team.clients.delete(client.id)
+  ctx.team.removeClientFromOrganisations(client.id)
   removeRecordsOfClient(ctx.team, client.id)
   emit(ctx, 'client.deleted', { client: client.id })
 }
 
 /** PUT: the given fields replace the whole address; fields left out become null. */
-export function replaceAddress(ctx: RequestContext, id: number, input: AddressInput): ClientRow {
-  const client = getClient(ctx, id)
-  const address: AddressRow = { ...EMPTY_ADDRESS }
-  for (const field of Object.keys(EMPTY_ADDRESS) as Array<keyof AddressRow>) address[field] = input[field] ?? null
+export function replaceAddress(ctx: RequestContext, client: ClientRow, input: AddressReplaceJson): ClientRow {
+  const address = addressFrom(input)
   if (JSON.stringify(address) !== JSON.stringify(client.address ?? EMPTY_ADDRESS)) {
     client.address = address
     client.updated_at = ctx.clock.timestamp()
     emit(ctx, 'client.updated', { client: client.id })
   }
   return client
+}
+
+/** An address input as stored: every field, those left out null (a PUT replaces the whole address). */
+export function addressFrom(input: AddressReplaceJson): AddressRow {
+  const fields = Object.keys(EMPTY_ADDRESS) as Array<keyof AddressRow>
+  return Object.fromEntries(fields.map((field) => [field, input[field] ?? null])) as AddressRow
 }

@@ -3,6 +3,7 @@ export interface CreditRow {
   /** Positive for a top-up, negative for usage. */
   credits: number
   reason: string | null
-  causer: { id: number; type: 'user' | 'check' }
+  /** null when the service itself made the entry (FACTS.md, Credits). */
+  causer: { id: number; type: 'user' | 'check' } | null
   created_at: string
 }

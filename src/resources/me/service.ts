@@ -1,17 +1,13 @@
 import type { RequestContext } from '../../context.ts'
+import type { UserUpdateJson } from '../../contracts/generated.ts'
 import { invalid } from '../../kernel/errors.ts'
 import type { UserRow } from './rows.ts'
-
-export interface UserUpdate {
-  name?: string
-  email?: string
-}
 
 /**
  * PATCH /me. A new email waits for the user's confirmation through a message to the current
  * address, so the answer still shows the old one (spec); the password cannot be changed here.
  */
-export function updateMe(ctx: RequestContext, update: UserUpdate): UserRow {
+export function updateMe(ctx: RequestContext, update: UserUpdateJson): UserRow {
   const user = ctx.user
   if (update.email !== undefined) {
     const owner = ctx.store.userByEmail(update.email)

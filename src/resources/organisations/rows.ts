@@ -1,13 +1,16 @@
+import type { OrganisationJurisdictionJson, OrganisationStatusJson } from '../../contracts/generated.ts'
+import type { AddressRow } from '../clients/rows.ts'
 import type { AssigneeRow } from '../team/rows.ts'
 
 export interface OrganisationRow {
   id: number
-  status: string | null
+  status: OrganisationStatusJson
   name: string
   company_number: string | null
-  jurisdiction: string | null
+  jurisdiction: OrganisationJurisdictionJson | null
   reference: string | null
   incorporated_at: string | null
+  address: AddressRow | null
   /** Member client ids, in the order they joined. */
   clients: number[]
   assignees: AssigneeRow[]

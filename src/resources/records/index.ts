@@ -1,9 +1,9 @@
-import type { TeamState } from '../../store/world.ts'
+import type { Team } from '../../store/world.ts'
 
-export function clientHasRecords(team: TeamState, clientId: number): boolean {
-  return team.records.some((record) => record.client === clientId)
+export function clientHasRecords(team: Team, clientId: number): boolean {
+  return team.recordsByClient.get(clientId).length > 0
 }
 
-export function removeRecordsOfClient(team: TeamState, clientId: number): void {
-  team.records = team.records.filter((record) => record.client !== clientId)
+export function removeRecordsOfClient(team: Team, clientId: number): void {
+  for (const record of [...team.recordsByClient.get(clientId)]) team.records.delete(record.id)
 }

@@ -1,2 +1,2 @@
 export { presentMember, presentTeam } from './present.ts'
-export { listMembers, type Member } from './service.ts'
+export { listMembers, memberOf, type Member } from './service.ts'

@@ -1,4 +1,4 @@
-export type Role = 'owner' | 'admin' | 'member'
+import type { Role } from '../../kernel/roles.ts'
 
 export interface TeamRow {
   id: number
@@ -18,7 +18,8 @@ export interface TeamRow {
 
 export interface MemberRow {
   user: number
-  role: Role
+  /** null once the user has left the team (FACTS.md "Roles"); they still show where they were assigned. */
+  role: Role | null
   joined_at: string
 }
 

@@ -1,16 +1,12 @@
 import type { RequestContext } from '../../context.ts'
+import type { TeamUpdateJson } from '../../contracts/generated.ts'
 import { matchesSearch, searchWords } from '../../kernel/search.ts'
 import type { UserRow } from '../me/rows.ts'
 import type { MemberRow, TeamRow } from './rows.ts'
 
-export interface TeamUpdate {
-  contact?: string
-  telephone?: string | null
-}
-
-/** Owners and admins may change the team's contact details (checked by the route). */
-export function updateTeam(ctx: RequestContext, update: TeamUpdate): TeamRow {
-  const team = ctx.team.team
+/** Owners may change the team's contact details (checked by the route). */
+export function updateTeam(ctx: RequestContext, update: TeamUpdateJson): TeamRow {
+  const team = ctx.team.row
   let changed = false
   if (update.contact !== undefined && update.contact !== team.contact) {
     team.contact = update.contact
@@ -29,11 +25,19 @@ export interface Member {
   user: UserRow
 }
 
-/** The team's members in user id order, optionally filtered by a fuzzy search on their name. */
+/** The team's current members (not those who left) in user id order, optionally filtered by a fuzzy search on their name. */
 export function listMembers(ctx: RequestContext, search?: string): Member[] {
   const words = search ? searchWords(search) : []
   return ctx.team.members
+    .filter((member) => member.role !== null)
     .map((member) => ({ member, user: ctx.store.user(member.user) as UserRow }))
     .filter(({ user }) => words.length === 0 || matchesSearch(words, [user.name]))
     .sort((a, b) => a.user.id - b.user.id)
+}
+
+/** A user as a team member of the caller's team: role null when they have left it. */
+export function memberOf(ctx: RequestContext, userId: number): Member | undefined {
+  const member = ctx.team.membership(userId)
+  const user = ctx.store.user(userId)
+  return member && user ? { member, user } : undefined
 }

@@ -1,0 +1,42 @@
+// The assignee collections of clients and organisations (records add theirs later): the same five
+// operations on each parent, over the rules in service.ts (spec, Clients rule 5; FACTS.md).
+import type { AppRoutes, RequestContext } from '../../context.ts'
+import { listObject, paginate } from '../../kernel/pagination.ts'
+import { getClient } from '../clients/index.ts'
+import { getOrganisation } from '../organisations/index.ts'
+import { presentAssignee } from './present.ts'
+import { addAssignees, removeAllAssignees, removeAssignee, replaceAssignees, type Assignable } from './service.ts'
+import type { AssigneeRow } from '../team/rows.ts'
+
+/** FACTS.md: an assignee add/replace answers with limit 100 (a body holds at most 100). */
+const ACTION_LIMIT = 100
+
+type Parent = Assignable & { id: number }
+/** The parent's id in the path: {id}, or {clientId} beside {assigneeId}. */
+type ParentParams = { id?: number; clientId?: number }
+
+const PARENTS = [
+  { name: 'clients', find: (ctx: RequestContext, params: ParentParams): Parent => getClient(ctx, (params.id ?? params.clientId) as number) },
+  { name: 'organisations', find: (ctx: RequestContext, params: ParentParams): Parent => getOrganisation(ctx, params.id as number) },
+] as const
+
+export function assigneesRoutes(routes: AppRoutes): void {
+  for (const { name, find } of PARENTS) {
+    const added = (ctx: RequestContext, parent: Parent, rows: AssigneeRow[], baseUrl: string) =>
+      rows.length === 0 ? undefined : listObject(rows, ACTION_LIMIT, `${baseUrl}/${name}/${parent.id}/assignees`, (row) => presentAssignee(ctx, row))
+
+    routes.handle(`${name}.assignees.list`, { find }, ({ ctx, found, query, url }) =>
+      paginate(found.assignees, query, url, (row) => presentAssignee(ctx, row)),
+    )
+
+    routes.handle(`${name}.assignees.add`, { find }, ({ ctx, found, body, baseUrl }) => added(ctx, found, addAssignees(ctx, found, body), baseUrl))
+
+    routes.handle(`${name}.assignees.replace`, { find }, ({ ctx, found, body, baseUrl }) =>
+      added(ctx, found, replaceAssignees(ctx, found, body), baseUrl),
+    )
+
+    routes.handle(`${name}.assignees.deleteAll`, { find }, ({ found }) => removeAllAssignees(found))
+
+    routes.handle(`${name}.assignees.delete`, { find }, ({ found, params }) => removeAssignee(found, params.assigneeId))
+  }
+}

@@ -1,0 +1,64 @@
+// Assignees: team members assigned to a client, an organisation or a record (spec, Clients rule 5).
+// The add/replace/remove rules live here once; each parent keeps its assignees in its own row.
+import type { RequestContext } from '../../context.ts'
+import type { AssigneesInputJson } from '../../contracts/generated.ts'
+import { invalid, notFound, type ValidationErrors } from '../../kernel/errors.ts'
+import { seesOnlyAssigned } from '../../kernel/roles.ts'
+import type { AssigneeRow } from '../team/rows.ts'
+
+export interface Assignable {
+  assignees: AssigneeRow[]
+}
+
+/**
+ * The assignees of something an assigned-only member creates: themselves, so they can go on
+ * working on it (README "Behaviour notes"); nobody for anyone else.
+ */
+export function assignCreator(ctx: RequestContext, at: string): AssigneeRow[] {
+  return seesOnlyAssigned(ctx.member.role) ? [{ id: ctx.store.nextId('assignee'), user: ctx.user.id, created_at: at }] : []
+}
+
+/** The users a body names, once each in order; a user who is not a member of the team is a 422 keyed by the item's path. */
+function namedUsers(ctx: RequestContext, input: AssigneesInputJson): number[] {
+  const errors: ValidationErrors = {}
+  input.forEach((item, index) => {
+    if (!ctx.team.member(item.team_member)) errors[`${index}.team_member`] = ['The selected team member is invalid.']
+  })
+  if (Object.keys(errors).length > 0) throw invalid(errors)
+  return [...new Set(input.map((item) => item.team_member))]
+}
+
+function newAssignees(ctx: RequestContext, users: readonly number[]): AssigneeRow[] {
+  const at = ctx.clock.timestamp()
+  return users.map((user) => ({ id: ctx.store.nextId('assignee'), user, created_at: at }))
+}
+
+/** Merges with the existing assignees; returns only those newly added. */
+export function addAssignees(ctx: RequestContext, holder: Assignable, input: AssigneesInputJson): AssigneeRow[] {
+  const added = newAssignees(ctx, namedUsers(ctx, input).filter((user) => !holder.assignees.some((assignee) => assignee.user === user)))
+  holder.assignees.push(...added)
+  return added
+}
+
+/**
+ * Swaps the complete set: assignees named again stay (same id), the others go; returns only those
+ * newly added.
+ */
+export function replaceAssignees(ctx: RequestContext, holder: Assignable, input: AssigneesInputJson): AssigneeRow[] {
+  const users = namedUsers(ctx, input)
+  const kept = holder.assignees.filter((assignee) => users.includes(assignee.user))
+  const added = newAssignees(ctx, users.filter((user) => !kept.some((assignee) => assignee.user === user)))
+  holder.assignees.splice(0, holder.assignees.length, ...kept, ...added)
+  return added
+}
+
+export function removeAllAssignees(holder: Assignable): void {
+  holder.assignees.splice(0, holder.assignees.length)
+}
+
+/** Removes one assignee by its own id (not the user id): 404 Assignee not found. */
+export function removeAssignee(holder: Assignable, assigneeId: number): void {
+  const index = holder.assignees.findIndex((assignee) => assignee.id === assigneeId)
+  if (index === -1) throw notFound('Assignee')
+  holder.assignees.splice(index, 1)
+}

@@ -1,0 +1,179 @@
+import { canSee, emit, type RequestContext, type TeamContext } from '../../context.ts'
+import type { ClientsOrganisationsListQuery, OrganisationCreateJson, OrganisationsListQuery } from '../../contracts/generated.ts'
+import { forbidden, invalid, notFound, type ValidationErrors } from '../../kernel/errors.ts'
+import { seesOnlyAssigned } from '../../kernel/roles.ts'
+import { matchesSearch, searchWords } from '../../kernel/search.ts'
+import { sortRows, type SortAccessors } from '../../kernel/sort.ts'
+import { assignCreator } from '../assignees/index.ts'
+import { addressFrom, type ClientRow } from '../clients/index.ts'
+import type { OrganisationRow } from './rows.ts'
+
+const sortAccessors: SortAccessors<OrganisationRow> = {
+  name: (organisation) => organisation.name,
+  reference: (organisation) => organisation.reference,
+  created_at: (organisation) => organisation.created_at,
+  updated_at: (organisation) => organisation.updated_at,
+  archived_at: (organisation) => organisation.archived_at,
+}
+
+/** Filters of GET /organisations (spec, Organisations): assignee is a user id, or true/false for any/none. */
+export function listOrganisations(ctx: RequestContext, query: OrganisationsListQuery): OrganisationRow[] {
+  const { search, assignee, visibility } = query
+  const words = search ? searchWords(search) : []
+  const onlyAssigned = seesOnlyAssigned(ctx.member.role)
+  const organisations = ctx.team.organisations.filter(
+    (organisation) =>
+      (!onlyAssigned || canSee(ctx, organisation)) &&
+      (visibility === undefined || (visibility === 'archived') === (organisation.archived_at !== null)) &&
+      (assignee === undefined ||
+        (typeof assignee === 'boolean'
+          ? assignee === organisation.assignees.length > 0
+          : organisation.assignees.some((row) => row.user === assignee))) &&
+      (words.length === 0 || matchesSearch(words, [organisation.name, organisation.company_number, organisation.reference])),
+  )
+  return sortRows(organisations, sortAccessors, query)
+}
+
+/** The caller's organisation: 404 when the team has none with that id, 403 when an assigned-only caller is not assigned to it. */
+export function getOrganisation(ctx: RequestContext, id: number): OrganisationRow {
+  const organisation = ctx.team.organisations.get(id)
+  if (!organisation) throw notFound('Organisation')
+  if (!canSee(ctx, organisation)) throw forbidden()
+  return organisation
+}
+
+/** The organisation a path names, for an operation's find. */
+export const findOrganisation = (ctx: RequestContext, params: { id: number }): OrganisationRow => getOrganisation(ctx, params.id)
+
+/** The fields a create or update sets (PATCH: a field left out is unchanged; address replaces the whole address). */
+function applyFields(organisation: OrganisationRow, input: OrganisationCreateJson): boolean {
+  const next: Partial<OrganisationRow> = {
+    name: input.name,
+    ...(input.status !== undefined && { status: input.status }),
+    ...(input.company_number !== undefined && { company_number: input.company_number }),
+    ...(input.jurisdiction !== undefined && { jurisdiction: input.jurisdiction }),
+    ...(input.reference !== undefined && { reference: input.reference }),
+    ...(input.incorporated_at !== undefined && { incorporated_at: input.incorporated_at }),
+    ...(input.address !== undefined && { address: input.address && addressFrom(input.address) }),
+  }
+  let changed = false
+  for (const [field, value] of Object.entries(next) as Array<[keyof OrganisationRow, unknown]>) {
+    if (JSON.stringify(organisation[field]) === JSON.stringify(value)) continue
+    ;(organisation as unknown as Record<string, unknown>)[field] = value
+    changed = true
+  }
+  return changed
+}
+
+/** The service does not deduplicate (spec rule 7). An assigned-only creator is assigned to it. */
+export function createOrganisation(ctx: RequestContext, input: OrganisationCreateJson): OrganisationRow {
+  const now = ctx.clock.timestamp()
+  const organisation: OrganisationRow = {
+    id: ctx.store.nextId('organisation'),
+    status: null,
+    name: input.name,
+    company_number: null,
+    jurisdiction: null,
+    reference: null,
+    incorporated_at: null,
+    address: null,
+    clients: [],
+    assignees: assignCreator(ctx, now),
+    created_at: now,
+    updated_at: now,
+    archived_at: null,
+  }
+  applyFields(organisation, input)
+  return ctx.team.organisations.insert(organisation)
+}
+
+/** PATCH: only what the body names changes; updated_at moves only when something did. */
+export function updateOrganisation(ctx: RequestContext, organisation: OrganisationRow, input: OrganisationCreateJson): OrganisationRow {
+  if (applyFields(organisation, input)) organisation.updated_at = ctx.clock.timestamp()
+  return organisation
+}
+
+/** An organisation's clients the caller can see, the newest-created first (FACTS.md, Organisations). */
+export function organisationClients(ctx: RequestContext, organisation: OrganisationRow): ClientRow[] {
+  return organisation.clients
+    .map((id) => ctx.team.clients.get(id))
+    .filter((client): client is ClientRow => client !== undefined && canSee(ctx, client))
+    .sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id - a.id)
+}
+
+/**
+ * Archiving (the control API: the API has no archive operation) removes every client from the
+ * organisation (spec rule 9); each client that left publishes client.organisations.
+ */
+export function archiveOrganisation(ctx: TeamContext, organisation: OrganisationRow): void {
+  if (organisation.archived_at !== null) return
+  const now = ctx.clock.timestamp()
+  const clients = organisation.clients.splice(0, organisation.clients.length)
+  organisation.archived_at = now
+  organisation.updated_at = now
+  for (const client of clients) emit(ctx, 'client.organisations', { client })
+}
+
+export function unarchiveOrganisation(ctx: TeamContext, organisation: OrganisationRow): void {
+  if (organisation.archived_at === null) return
+  organisation.archived_at = null
+  organisation.updated_at = ctx.clock.timestamp()
+}
+
+// Client memberships: spec, Clients rule 6, and FACTS.md "Wire details".
+
+/** The organisations a client belongs to (that the caller can see), by the list's sort. */
+export function clientOrganisations(ctx: RequestContext, client: ClientRow, query: ClientsOrganisationsListQuery): OrganisationRow[] {
+  return sortRows(
+    ctx.team.organisationsOf(client.id).filter((organisation) => canSee(ctx, organisation)),
+    sortAccessors,
+    query,
+  )
+}
+
+/** The organisations a body names, once each; an id that is not an active organisation the caller sees is a 422 keyed by its index. */
+function namedOrganisations(ctx: RequestContext, ids: readonly number[]): OrganisationRow[] {
+  const errors: ValidationErrors = {}
+  const found = ids.map((id, index) => {
+    const organisation = ctx.team.organisations.get(id)
+    if (!organisation || organisation.archived_at !== null || !canSee(ctx, organisation)) errors[String(index)] = [`The selected ${index} is invalid.`]
+    return organisation
+  })
+  if (Object.keys(errors).length > 0) throw invalid(errors)
+  return [...new Set(found as OrganisationRow[])]
+}
+
+function join(client: ClientRow, organisations: readonly OrganisationRow[]): OrganisationRow[] {
+  const joined = organisations.filter((organisation) => !organisation.clients.includes(client.id))
+  for (const organisation of joined) organisation.clients.push(client.id)
+  return joined
+}
+
+/** Adds memberships; returns only the organisations newly joined. */
+export function addClientOrganisations(ctx: RequestContext, client: ClientRow, ids: readonly number[]): OrganisationRow[] {
+  const joined = join(client, namedOrganisations(ctx, ids))
+  if (joined.length > 0) emit(ctx, 'client.organisations', { client: client.id })
+  return joined
+}
+
+/** The client belongs to exactly the organisations named; returns only those newly joined. */
+export function replaceClientOrganisations(ctx: RequestContext, client: ClientRow, ids: readonly number[]): OrganisationRow[] {
+  const named = namedOrganisations(ctx, ids)
+  const left = ctx.team.organisationsOf(client.id).filter((organisation) => !named.includes(organisation))
+  for (const organisation of left) organisation.clients.splice(organisation.clients.indexOf(client.id), 1)
+  const joined = join(client, named)
+  if (joined.length > 0 || left.length > 0) emit(ctx, 'client.organisations', { client: client.id })
+  return joined
+}
+
+export function removeClientOrganisations(ctx: RequestContext, client: ClientRow): void {
+  if (ctx.team.removeClientFromOrganisations(client.id).length > 0) emit(ctx, 'client.organisations', { client: client.id })
+}
+
+/** Removes one membership: 404 Organisation not found when the client is not in that organisation of the team. */
+export function removeClientOrganisation(ctx: RequestContext, client: ClientRow, organisationId: number): void {
+  const organisation = ctx.team.organisations.get(organisationId)
+  if (!organisation || !organisation.clients.includes(client.id)) throw notFound('Organisation')
+  organisation.clients.splice(organisation.clients.indexOf(client.id), 1)
+  emit(ctx, 'client.organisations', { client: client.id })
+}
