@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs'
 import { serve as listen } from '@hono/node-server'
 import { CommanderError } from 'commander'
-import { API_BASE, createApp } from './app.ts'
+import { API_BASE, CONTROL_BASE, createApp } from './app.ts'
 import { buildCli, toServeConfig, type ServeConfig } from './config.ts'
 import { loadContracts } from './contracts/load.ts'
 import { createClock } from './kernel/clock.ts'
@@ -66,6 +66,7 @@ async function serve(config: ServeConfig): Promise<void> {
       `IVS mock ${packageJson.version} listening on ${origin}${API_BASE}`,
       `  State    ${state}, seed ${store.data.seed}${config.data && world.origin === 'loaded' ? ' (from the file)' : ''}`,
       `  OpenAPI  ${origin}/openapi.json`,
+      `  Control  ${origin}${CONTROL_BASE} (fresh teams: POST ${CONTROL_BASE}/teams; ${origin}${CONTROL_BASE}/openapi.json)`,
       ...tokenLines(fixture, store, clock.timestamp()).map((line, index) => `  ${index === 0 ? 'Tokens ' : '       '}  ${line}`),
       `  Try      curl -H "Authorization: Bearer ${firstToken}" "${origin}${API_BASE}/clients?limit=2"`,
     ]

@@ -105,7 +105,8 @@ describe('ivs-mock serve', () => {
     expect(server.output).toContain(`listening on ${server.origin}/api/v2`)
     expect(server.output).toContain('ivs_acme_owner (owner)')
     expect(server.output).toContain('ivs_initech_owner (owner)')
-    expect(server.output).toContain('401 on purpose: ivs_revoked, ivs_expired')
+    expect(server.output).toContain('401 on purpose: ivs_left, ivs_revoked, ivs_expired')
+    expect(server.output).toContain(`Control  ${server.origin}/_mock (fresh teams: POST /_mock/teams; ${server.origin}/_mock/openapi.json)`)
     expect(server.output).toContain(`curl -H "Authorization: Bearer ivs_acme_owner" "${server.origin}/api/v2/clients?limit=2"`)
 
     const res = await fetch(`${server.origin}/api/v2/clients?limit=2`, { headers: auth })

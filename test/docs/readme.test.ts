@@ -2,7 +2,7 @@
 // what the code does.
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { API_BASE } from '../../src/app.ts'
+import { API_BASE, CONTROL_BASE } from '../../src/app.ts'
 import { serveOptions } from '../../src/config.ts'
 import { contracts, fixture } from '../support/contracts.ts'
 import { createTestMock } from '../support/mock.ts'
@@ -23,7 +23,8 @@ describe('README', () => {
       const role = user?.memberships.find((m) => m.team === token.team)?.role
       expect(row).toContain(user?.name)
       expect(row).toContain(team?.name)
-      expect(row).toContain(token.state === 'revoked' || token.state === 'expired' ? token.state : role)
+      const label = token.state === 'revoked' || token.state === 'expired' ? token.state : role === null ? 'left the team' : role
+      expect(row).toContain(label)
     }
   })
 
@@ -38,8 +39,15 @@ describe('README', () => {
 
   it('states how many contract operations are served', () => {
     const served = new Set(createTestMock().app.routes.map((route) => `${route.method} ${route.path.replace(/:([A-Za-z]+)(\{[^}]*\})?/g, '{$1}')}`))
-    const count = [...contracts.operations.values()].filter((op) => served.has(`${op.method} ${API_BASE}${op.path}`)).length
-    expect(readme).toContain(`**${count} of ${contracts.operations.size} contract operations are served**`)
-    expect(readme).toContain(`(${count} of the ${contracts.operations.size} operations in \`contracts/operations/\``)
+    const api = [...contracts.operations.values()].filter((op) => op.surface === 'api')
+    const count = api.filter((op) => served.has(`${op.method} ${API_BASE}${op.path}`)).length
+    expect(readme).toContain(`**${count} of ${api.length} contract operations are served**`)
+    expect(readme).toContain(`(${count} of the ${api.length} operations in \`contracts/operations/\``)
+  })
+
+  it('lists every control operation', () => {
+    for (const op of [...contracts.operations.values()].filter((op) => op.surface === 'control')) {
+      expect(readme, op.id).toContain(`| \`${op.method} ${CONTROL_BASE}${op.path}\` |`)
+    }
   })
 })
