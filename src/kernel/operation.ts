@@ -6,6 +6,7 @@
 // success status.
 import { Hono, type Context } from 'hono'
 import type { Operations } from '../contracts/generated.ts'
+import type { ValidateFunction } from 'ajv'
 import type { Contracts, JsonSchema, OperationContract } from '../contracts/load.ts'
 import type { Binary } from './binary.ts'
 import type { KernelEnv } from './env.ts'
@@ -86,11 +87,23 @@ export class Routes<P> {
     const integerParams = op.pathParams.filter((name) => contracts.parameters[name]?.type === 'integer')
     const answersWith = successStatuses(op)
     const mayWrite = op.method === 'GET' ? undefined : this.options.mayWrite
-    const bodyValidator = op.body === undefined ? undefined : () => contracts.bodyValidator(operationId)
     const sortDefault = op.sort?.default
     const base = this.options.base ?? ''
+    // Validators compile on first use (start-up stays fast) and are kept here, off the per-request path.
+    let queryValidator: ValidateFunction | undefined
+    let bodyValidator: ValidateFunction | undefined
 
-    this.app.on(op.method, honoPath(op.path, contracts.parameters), async (c: Context<KernelEnv<P>>) => {
+    const answer = (c: Context<KernelEnv<P>>, result: unknown): Response => {
+      if (result === undefined) {
+        if (!answersWith.empty) throw new Error(`${operationId}: the handler answered nothing, but the contract has no 204`)
+        return noContent(c)
+      }
+      if (answersWith.body === undefined) throw new Error(`${operationId}: the handler answered a body, but the contract has only a 204`)
+      return isBinary(result) ? binary(c, result, answersWith.body) : json(c, result, answersWith.body)
+    }
+
+    /** Everything but reading the body, so an operation without one stays synchronous. */
+    const serve = (c: Context<KernelEnv<P>>, readBody?: () => Promise<string>): Response | Promise<Response> => {
       const ctx = c.get('principal')
       if (ctx === undefined) throw unauthenticated()
       const params: Record<string, string | number> = c.req.param()
@@ -100,28 +113,39 @@ export class Routes<P> {
       if (options.authorize && !options.authorize(ctx, found)) throw forbidden()
       const url = c.req.url
       const start = url.indexOf('?')
-      const baseUrl = `${url.slice(0, url.indexOf('/', url.indexOf('//') + 2))}${base}`
-      const query = checkQuery(contracts.queryValidator(operationId), start === -1 ? {} : readQuery(new URLSearchParams(url.slice(start + 1)), shape))
+      queryValidator ??= contracts.queryValidator(operationId)
+      const query = checkQuery(queryValidator, start === -1 ? {} : readQuery(new URLSearchParams(url.slice(start + 1)), shape))
       if (sortDefault !== undefined) query.sort_by ??= sortDefault
-      const validate = bodyValidator?.()
-      const body = validate ? checkBody(validate, parseJsonBody(await c.req.text())) : undefined
-      const answer: unknown = await handler({
+      const input = {
         ctx,
-        params: params,
-        query: query,
-        body: body as Operations[Id]['body'],
+        params,
+        query,
+        body: undefined,
         expand: expandOf(query),
         url,
-        baseUrl,
+        get baseUrl() {
+          return `${url.slice(0, url.indexOf('/', url.indexOf('//') + 2))}${base}`
+        },
         found,
-      })
-      if (answer === undefined) {
-        if (!answersWith.empty) throw new Error(`${operationId}: the handler answered nothing, but the contract has no 204`)
-        return noContent(c)
+      } as HandlerInput<P, Id, F>
+      const run = (): Response | Promise<Response> => {
+        const result = handler(input)
+        return result instanceof Promise ? result.then((value) => answer(c, value)) : answer(c, result)
       }
-      if (answersWith.body === undefined) throw new Error(`${operationId}: the handler answered a body, but the contract has only a 204`)
-      return isBinary(answer) ? binary(c, answer, answersWith.body) : json(c, answer, answersWith.body)
-    })
+      if (!readBody) return run()
+      bodyValidator ??= contracts.bodyValidator(operationId)
+      const validate = bodyValidator as ValidateFunction
+      return readBody().then((text) => {
+        input.body = checkBody(validate, parseJsonBody(text)) as Operations[Id]['body']
+        return run()
+      })
+    }
+
+    this.app.on(
+      op.method,
+      honoPath(op.path, contracts.parameters),
+      op.body === undefined ? (c: Context<KernelEnv<P>>) => serve(c) : (c: Context<KernelEnv<P>>) => serve(c, () => c.req.text()),
+    )
   }
 }
 
