@@ -5,7 +5,9 @@ import type { KernelEnv } from './kernel/env.ts'
 import type { EventBus } from './kernel/events.ts'
 import type { Routes } from './kernel/operation.ts'
 import type { Random } from './kernel/random.ts'
+import { forbidden, notFound } from './kernel/errors.ts'
 import { ownsTeam, seesOnlyAssigned } from './kernel/roles.ts'
+import type { Table } from './store/table.ts'
 import type { Identity, Store, Team } from './store/world.ts'
 
 export interface Behaviour {
@@ -45,4 +47,20 @@ export function isOwner(ctx: RequestContext): boolean {
  */
 export function canSee(ctx: RequestContext, row: { assignees: ReadonlyArray<{ user: number }> }): boolean {
   return !seesOnlyAssigned(ctx.member.role) || row.assignees.some((assignee) => assignee.user === ctx.user.id)
+}
+
+/**
+ * A row of the caller's team by id: 404 {"error": "<Resource> not found"} when the team has none
+ * (another team's id included), 403 when the caller may not see it.
+ */
+export function visibleRow<T extends { id: number; assignees: ReadonlyArray<{ user: number }> }>(
+  ctx: RequestContext,
+  table: Table<T>,
+  id: number,
+  resource: string,
+): T {
+  const row = table.get(id)
+  if (!row) throw notFound(resource)
+  if (!canSee(ctx, row)) throw forbidden()
+  return row
 }

@@ -1,6 +1,6 @@
-import { canSee, emit, type RequestContext } from '../../context.ts'
+import { canSee, emit, visibleRow, type RequestContext } from '../../context.ts'
 import type { AddressReplaceJson, ClientCreateJson, ClientsListQuery, ClientUpdateJson } from '../../contracts/generated.ts'
-import { forbidden, notFound } from '../../kernel/errors.ts'
+import { forbidden } from '../../kernel/errors.ts'
 import { seesOnlyAssigned } from '../../kernel/roles.ts'
 import { matchesSearch, searchWords } from '../../kernel/search.ts'
 import { sortRows, type SortAccessors } from '../../kernel/sort.ts'
@@ -72,10 +72,7 @@ export function listClients(ctx: RequestContext, query: ClientsListQuery): Clien
 
 /** The caller's client: 404 when the team has none with that id, 403 when an assigned-only caller is not assigned to it. */
 export function getClient(ctx: RequestContext, id: number): ClientRow {
-  const client = ctx.team.clients.get(id)
-  if (!client) throw notFound('Client')
-  if (!canSee(ctx, client)) throw forbidden()
-  return client
+  return visibleRow(ctx, ctx.team.clients, id, 'Client')
 }
 
 /** The client a path names, for an operation's find. */

@@ -1,6 +1,6 @@
-import { canSee, emit, type RequestContext, type TeamContext } from '../../context.ts'
+import { canSee, emit, visibleRow, type RequestContext, type TeamContext } from '../../context.ts'
 import type { ClientsOrganisationsListQuery, OrganisationCreateJson, OrganisationsListQuery } from '../../contracts/generated.ts'
-import { forbidden, invalid, notFound, type ValidationErrors } from '../../kernel/errors.ts'
+import { invalid, notFound, type ValidationErrors } from '../../kernel/errors.ts'
 import { seesOnlyAssigned } from '../../kernel/roles.ts'
 import { matchesSearch, searchWords } from '../../kernel/search.ts'
 import { sortRows, type SortAccessors } from '../../kernel/sort.ts'
@@ -36,10 +36,7 @@ export function listOrganisations(ctx: RequestContext, query: OrganisationsListQ
 
 /** The caller's organisation: 404 when the team has none with that id, 403 when an assigned-only caller is not assigned to it. */
 export function getOrganisation(ctx: RequestContext, id: number): OrganisationRow {
-  const organisation = ctx.team.organisations.get(id)
-  if (!organisation) throw notFound('Organisation')
-  if (!canSee(ctx, organisation)) throw forbidden()
-  return organisation
+  return visibleRow(ctx, ctx.team.organisations, id, 'Organisation')
 }
 
 /** The organisation a path names, for an operation's find. */
