@@ -177,6 +177,17 @@ export function generateClients(faker: Faker, store: Store, team: Team, count: n
   }
 }
 
+/** A company number always comes with its jurisdiction (FACTS.md, Organisations). */
+function registration(faker: Faker): Pick<OrganisationRow, 'company_number' | 'jurisdiction'> {
+  if (!faker.datatype.boolean(0.8)) return { company_number: null, jurisdiction: null }
+  const jurisdiction = faker.helpers.weightedArrayElement([
+    { weight: 75, value: 'gb' as const },
+    { weight: 15, value: 'ie' as const },
+    { weight: 10, value: 'us_de' as const },
+  ])
+  return { company_number: `0${faker.string.numeric(7)}`, jurisdiction }
+}
+
 export function generateOrganisations(faker: Faker, store: Store, team: Team, count: number, epoch: Date): void {
   const activeClients = team.clients.filter((client) => client.archived_at === null)
   for (const created of creationMoments(faker, count, daysBefore(epoch, 700), daysBefore(epoch, 2))) {
@@ -188,13 +199,7 @@ export function generateOrganisations(faker: Faker, store: Store, team: Team, co
       id: store.nextId('organisation'),
       status: faker.datatype.boolean(0.4) ? 'approved' : null,
       name: faker.company.name(),
-      company_number: faker.datatype.boolean(0.8) ? `0${faker.string.numeric(7)}` : null,
-      jurisdiction: faker.helpers.weightedArrayElement([
-        { weight: 70, value: 'gb' },
-        { weight: 10, value: 'ie' },
-        { weight: 10, value: 'us_de' },
-        { weight: 10, value: null },
-      ]),
+      ...registration(faker),
       reference: faker.datatype.boolean(0.5) ? `ORG-${faker.string.numeric(4)}` : null,
       incorporated_at: faker.datatype.boolean(0.8) ? toDate(faker.date.between({ from: daysBefore(epoch, 20 * 365), to: daysBefore(epoch, 30) })) : null,
       address: faker.datatype.boolean(0.7) ? generateAddress(faker) : null,

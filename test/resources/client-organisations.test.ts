@@ -452,6 +452,9 @@ describe('POST /clients/{id}/organisations (add)', () => {
       expect(eventsSince(mock, mark)).toEqual([])
     })
 
+    it('an id of 0 or below like any unknown id, as Laravel\'s exists rule words it', () =>
+      rejects(({ a }) => [a, 0, -3], { '1': ['The selected 1 is invalid.'], '2': ['The selected 2 is invalid.'] }))
+
     it('ids that are not integers, keyed by their index', () =>
       rejects(({ a }) => [a, 'A Ltd', 1.5], { '1': ['The 1 field must be an integer.'], '2': ['The 2 field must be an integer.'] }))
   })
@@ -793,5 +796,50 @@ describe('DELETE /clients/{clientId}/organisations/{organisationId} (one)', () =
     expect(res.status).toBe(204)
     expect(eventsSince(mock, mark)).toEqual([membershipEvent(team, client.id)])
     expect(await memberships(api, client.id)).toEqual([])
+  })
+})
+
+describe('an assigned-only member and organisations they cannot see', () => {
+  /** Client C (assigned to the assigned-only member) in S (assigned to them) and H (not). */
+  async function hiddenMembership() {
+    const { mock, ...team } = setup()
+    const api = team.api()
+    const me = team.users['assigned-only'].id
+    const client = await createClient(api)
+    const [seen, hidden, other] = await organisations(api, 'Seen Ltd', 'Hidden Ltd', 'Other Ltd')
+    await assign(api, `/clients/${client.id}/assignees`, [me])
+    for (const organisation of [seen, other]) await assign(api, `/organisations/${organisation.id}/assignees`, [me])
+    expect((await api.post(`/clients/${client.id}/organisations`, [seen.id, hidden.id])).status).toBe(201)
+    return { mock, team, api, restricted: team.api('assigned-only'), client, seen, hidden, other }
+  }
+
+  it('PUT replaces only the memberships they can see: the hidden one stays', async () => {
+    const { mock, team, api, restricted, client, hidden, other } = await hiddenMembership()
+    const mark = mock.events.length
+    const res = await restricted.put(`/clients/${client.id}/organisations`, [other.id])
+    expect(res.status).toBe(201)
+    expect(res.body.data.map((organisation: { id: number }) => organisation.id)).toEqual([other.id])
+    expect(await memberships(restricted, client.id)).toEqual([other.id])
+    expect(await memberships(api, client.id)).toEqual([hidden.id, other.id])
+    expect(eventsSince(mock, mark)).toEqual([membershipEvent(team, client.id)])
+  })
+
+  it('DELETE of all removes only the memberships they can see', async () => {
+    const { mock, team, api, restricted, client, hidden } = await hiddenMembership()
+    const mark = mock.events.length
+    const res = await restricted.delete(`/clients/${client.id}/organisations`)
+    expect(res.status).toBe(204)
+    expect(await memberships(api, client.id)).toEqual([hidden.id])
+    expect(eventsSince(mock, mark)).toEqual([membershipEvent(team, client.id)])
+  })
+
+  it('DELETE of one they cannot see is 403 and changes nothing', async () => {
+    const { mock, api, restricted, client, seen, hidden } = await hiddenMembership()
+    const mark = mock.events.length
+    const res = await restricted.delete(`/clients/${client.id}/organisations/${hidden.id}`)
+    expect(res.status).toBe(403)
+    expect(res.body).toEqual({ message: 'This action is unauthorized.' })
+    expect(await memberships(api, client.id)).toEqual([seen.id, hidden.id])
+    expect(eventsSince(mock, mark)).toEqual([])
   })
 })

@@ -1055,6 +1055,18 @@ describe('PATCH /organisations/{id}', () => {
     expect((await api().get(`/organisations/${organisation.id}`)).body).toEqual(removed.body)
   })
 
+  it('takes an address whose fields are all null as no address', async () => {
+    const { mock, api } = setup()
+    const organisation = await create(api(), FULL)
+    mock.clock.advance(MINUTE)
+    const res = await api().patch(`/organisations/${organisation.id}`, { name: 'Lee Holdings Ltd', address: { country: null, city: '  ' } })
+    expect(res.status).toBe(200)
+    expect(res.body).toEqual(fullJson(organisation.id, { address: null, updated_at: at(1) }))
+    mock.clock.advance(MINUTE)
+    const again = await api().patch(`/organisations/${organisation.id}`, { name: 'Lee Holdings Ltd', address: { postcode: null } })
+    expect(again.body.updated_at).toBe(at(1))
+  })
+
   it('leaves updated_at alone when nothing changes', async () => {
     const { mock, api } = setup()
     const organisation = await create(api(), FULL)
@@ -1344,6 +1356,8 @@ describe('the seeded teams', () => {
     }
     expect(all.some((o) => o.address !== null)).toBe(true)
     expect(all.some((o) => o.address === null)).toBe(true)
+    // FACTS.md, Organisations: a company number comes with its jurisdiction.
+    for (const organisation of all.filter((o) => o.company_number !== null)) expect(organisation.jurisdiction, organisation.name).not.toBeNull()
     expect(all.some((o) => o.clients !== null)).toBe(true)
     const archived = all.filter((o) => o.archived_at !== null)
     expect(archived.length).toBeGreaterThan(0)

@@ -1,3 +1,3 @@
 export { presentAddress, presentClient } from './present.ts'
-export type { ClientRow } from './rows.ts'
+export type { AddressRow, ClientRow } from './rows.ts'
 export { addressFrom, findClient, getClient } from './service.ts'

@@ -1,11 +1,11 @@
 import { canSee, emit, visibleRow, type RequestContext, type TeamContext } from '../../context.ts'
 import type { ClientsOrganisationsListQuery, OrganisationCreateJson, OrganisationsListQuery } from '../../contracts/generated.ts'
-import { invalid, notFound, type ValidationErrors } from '../../kernel/errors.ts'
+import { forbidden, invalid, notFound, type ValidationErrors } from '../../kernel/errors.ts'
 import { seesOnlyAssigned } from '../../kernel/roles.ts'
 import { matchesSearch, searchWords } from '../../kernel/search.ts'
 import { sortRows, type SortAccessors } from '../../kernel/sort.ts'
 import { assignCreator } from '../assignees/index.ts'
-import { addressFrom, type ClientRow } from '../clients/index.ts'
+import { addressFrom, type AddressRow, type ClientRow } from '../clients/index.ts'
 import type { OrganisationRow } from './rows.ts'
 
 const sortAccessors: SortAccessors<OrganisationRow> = {
@@ -42,6 +42,9 @@ export function getOrganisation(ctx: RequestContext, id: number): OrganisationRo
 /** The organisation a path names, for an operation's find. */
 export const findOrganisation = (ctx: RequestContext, params: { id: number }): OrganisationRow => getOrganisation(ctx, params.id)
 
+/** An address whose every field is null is no address. */
+const registeredAddress = (address: AddressRow): AddressRow | null => (Object.values(address).every((value) => value === null) ? null : address)
+
 /** The fields a create or update sets (PATCH: a field left out is unchanged; address replaces the whole address). */
 function applyFields(organisation: OrganisationRow, input: OrganisationCreateJson): boolean {
   const next: Partial<OrganisationRow> = {
@@ -51,7 +54,7 @@ function applyFields(organisation: OrganisationRow, input: OrganisationCreateJso
     ...(input.jurisdiction !== undefined && { jurisdiction: input.jurisdiction }),
     ...(input.reference !== undefined && { reference: input.reference }),
     ...(input.incorporated_at !== undefined && { incorporated_at: input.incorporated_at }),
-    ...(input.address !== undefined && { address: input.address && addressFrom(input.address) }),
+    ...(input.address !== undefined && { address: input.address && registeredAddress(addressFrom(input.address)) }),
   }
   let changed = false
   for (const [field, value] of Object.entries(next) as Array<[keyof OrganisationRow, unknown]>) {
@@ -153,24 +156,38 @@ export function addClientOrganisations(ctx: RequestContext, client: ClientRow, i
   return joined
 }
 
-/** The client belongs to exactly the organisations named; returns only those newly joined. */
+function leave(client: ClientRow, organisations: readonly OrganisationRow[]): void {
+  for (const organisation of organisations) organisation.clients.splice(organisation.clients.indexOf(client.id), 1)
+}
+
+/** The organisations the client belongs to that the caller sees: an assigned-only member changes only those. */
+const visibleMemberships = (ctx: RequestContext, client: ClientRow) =>
+  ctx.team.organisationsOf(client.id).filter((organisation) => canSee(ctx, organisation))
+
+/** The client belongs to exactly the organisations named (of those the caller sees); returns only those newly joined. */
 export function replaceClientOrganisations(ctx: RequestContext, client: ClientRow, ids: readonly number[]): OrganisationRow[] {
   const named = namedOrganisations(ctx, ids)
-  const left = ctx.team.organisationsOf(client.id).filter((organisation) => !named.includes(organisation))
-  for (const organisation of left) organisation.clients.splice(organisation.clients.indexOf(client.id), 1)
+  const left = visibleMemberships(ctx, client).filter((organisation) => !named.includes(organisation))
+  leave(client, left)
   const joined = join(client, named)
   if (joined.length > 0 || left.length > 0) emit(ctx, 'client.organisations', { client: client.id })
   return joined
 }
 
 export function removeClientOrganisations(ctx: RequestContext, client: ClientRow): void {
-  if (ctx.team.removeClientFromOrganisations(client.id).length > 0) emit(ctx, 'client.organisations', { client: client.id })
+  const left = visibleMemberships(ctx, client)
+  leave(client, left)
+  if (left.length > 0) emit(ctx, 'client.organisations', { client: client.id })
 }
 
-/** Removes one membership: 404 Organisation not found when the client is not in that organisation of the team. */
+/**
+ * Removes one membership: 404 Organisation not found when the client is not in that organisation
+ * of the team, 403 when the caller may not see the organisation.
+ */
 export function removeClientOrganisation(ctx: RequestContext, client: ClientRow, organisationId: number): void {
   const organisation = ctx.team.organisations.get(organisationId)
   if (!organisation || !organisation.clients.includes(client.id)) throw notFound('Organisation')
-  organisation.clients.splice(organisation.clients.indexOf(client.id), 1)
+  if (!canSee(ctx, organisation)) throw forbidden()
+  leave(client, [organisation])
   emit(ctx, 'client.organisations', { client: client.id })
 }
