@@ -287,11 +287,25 @@ describe('assigned-only members (FACTS.md "Roles")', () => {
   })
 
   it.each(SERVED.map((op) => op.id).filter((id) => id !== 'team.update' && id !== 'credits.list').map((id) => [id] as const))(
-    'may use %s on what they are assigned to',
+    'may use %s on what they are assigned to, with the answer the owner gets',
     async (id) => {
-      const w = await world(['assigned-only'])
+      // The owner's answer to the same request on an identical world (fresh mocks are deterministic).
+      const [w, twin] = [await world(['assigned-only']), await world(['assigned-only'])]
+      expect(twin.team.users).toEqual(w.team.users)
+      const user = structuredClone(w.team.users['assigned-only'])
       const res = await send(w.team.api('assigned-only'), id, w)
       expect(res.status, res.text).toBe(REQUESTS[id]?.status)
+      const owners = await send(twin.team.api(), id, twin)
+      if (id === 'me.get' || id === 'me.update') {
+        expect(res.body).toEqual({ ...owners.body, id: user.id, name: id === 'me.get' ? user.name : 'Renamed Person', email: user.email })
+      } else if (id === 'team.me.get') {
+        expect(res.body).toEqual(memberJson(user, 'assigned-only'))
+      } else if (id === 'organisations.create') {
+        // An assigned-only creator is assigned to what they create.
+        expect(res.body).toEqual({ ...owners.body, assignees: [user.id] })
+      } else {
+        expect(res.body).toEqual(owners.body)
+      }
     },
   )
 
