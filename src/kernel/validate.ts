@@ -129,6 +129,10 @@ function describe(error: ErrorObject, data: unknown): [string, string] {
       return [path, `The ${attribute} field has a duplicate value.`]
     case 'minProperties':
       return [path, `The ${attribute} field must not be empty.`]
+    case 'additionalProperties': {
+      const key = `${path}.${String(params.additionalProperty)}`
+      return [key, `The ${attributeName(key)} field is not allowed.`]
+    }
     default:
       return [path, `The ${attribute} field is invalid.`]
   }

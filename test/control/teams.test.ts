@@ -202,14 +202,14 @@ describe('POST /_mock/teams', () => {
       ['generate.credit_entries of 0', { generate: { credit_entries: 0 } }, { 'generate.credit_entries': ['The credit entries field must be at least 1.'] }],
       ['a negative count', { generate: { clients: -1 } }, { 'generate.clients': ['The clients field must be at least 0.'] }],
       ['a count that is not an integer', { generate: { members: 1.5 } }, { 'generate.members': ['The members field must be an integer.'] }],
-      ['an unknown generate key', { generate: { cases: 3 } }, { generate: ['The generate field is invalid.'] }],
+      ['an unknown generate key', { generate: { cases: 3 } }, { 'generate.cases': ['The cases field is not allowed.'] }],
       [
         'several mistakes at once',
         { name: ' ', cases: 1, generate: { clients: 100_001, bogus: 1 } },
         {
           name: ['The name field is required.'],
           cases: ['The cases field must be true or false.'],
-          generate: ['The generate field is invalid.'],
+          'generate.bogus': ['The bogus field is not allowed.'],
           'generate.clients': ['The clients field must not be greater than 100000.'],
         },
       ],

@@ -765,3 +765,43 @@ describe('seeded Acme', () => {
     expect(res.body).toEqual({ '0.team_member': INVALID_MEMBER })
   })
 })
+
+describe.each(PARENTS)('$name assignees: the value of team_member', (parent) => {
+  it.each([['a string', '5'], ['a fraction', 1.5], ['a boolean', true], ['null', null]])(
+    'is part of the body shape: %s is the whole-body message (FACTS.md "Wire details")',
+    async (_, value) => {
+      const mock = createTestMock()
+      const team = mock.newTeam()
+      const id = await parent.create(team.api())
+      const before = snapshot(mock)
+      const res = await team.api().post(`/${parent.name}/${id}/assignees`, [{ type: 'team_member', team_member: value }])
+      expect(res.status).toBe(422)
+      expect(res.body).toEqual(SHAPE_ERROR)
+      expectUnchanged(mock, before)
+    },
+  )
+
+  it('names no member when it is 0 or negative, like any unknown user, keyed by the item', async () => {
+    const mock = createTestMock()
+    const team = mock.newTeam()
+    const id = await parent.create(team.api())
+    const res = await team.api().post(`/${parent.name}/${id}/assignees`, items(team.users.member.id, 0, -3))
+    expect(res.status).toBe(422)
+    expect(res.body).toEqual({ '1.team_member': INVALID_MEMBER, '2.team_member': INVALID_MEMBER })
+  })
+})
+
+describe.each(PARENTS)('$name assignees: which error comes first for one assignee', (parent) => {
+  it('answers 404 Assignee not found before a read-only 403, as Laravel binds both ids of the path first', async () => {
+    const mock = createTestMock()
+    const team = mock.newTeam()
+    const id = await parent.create(team.api())
+    const unknown = await team.api('read-only').delete(`/${parent.name}/${id}/assignees/987654`)
+    expect(unknown.status).toBe(404)
+    expect(unknown.body).toEqual({ error: 'Assignee not found' })
+    const res = await team.api().post(`/${parent.name}/${id}/assignees`, items(team.users.member.id))
+    const known = await team.api('read-only').delete(`/${parent.name}/${id}/assignees/${res.body.data[0].id}`)
+    expect(known.status).toBe(403)
+    expect(known.body).toEqual(FORBIDDEN)
+  })
+})

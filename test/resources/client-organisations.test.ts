@@ -843,3 +843,20 @@ describe('an assigned-only member and organisations they cannot see', () => {
     expect(eventsSince(mock, mark)).toEqual([])
   })
 })
+
+describe('which error comes first for one membership', () => {
+  it('answers 404 Organisation not found before a read-only 403, as Laravel binds both ids of the path first', async () => {
+    const { ...team } = setup()
+    const client = await createClient(team.api())
+    const [member, outside] = await organisations(team.api(), 'Member Ltd', 'Outside Ltd')
+    expect((await team.api().post(`/clients/${client.id}/organisations`, [member.id])).status).toBe(201)
+    for (const id of [outside.id, 987_654]) {
+      const res = await team.api('read-only').delete(`/clients/${client.id}/organisations/${id}`)
+      expect(res.status).toBe(404)
+      expect(res.body).toEqual({ error: 'Organisation not found' })
+    }
+    const known = await team.api('read-only').delete(`/clients/${client.id}/organisations/${member.id}`)
+    expect(known.status).toBe(403)
+    expect(known.body).toEqual({ message: 'This action is unauthorized.' })
+  })
+})

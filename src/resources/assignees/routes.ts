@@ -5,7 +5,7 @@ import { listObject, paginate } from '../../kernel/pagination.ts'
 import { getClient } from '../clients/index.ts'
 import { getOrganisation } from '../organisations/index.ts'
 import { presentAssignee } from './present.ts'
-import { addAssignees, removeAllAssignees, removeAssignee, replaceAssignees, type Assignable } from './service.ts'
+import { addAssignees, getAssignee, removeAllAssignees, removeAssignee, replaceAssignees, type Assignable } from './service.ts'
 import type { AssigneeRow } from '../team/rows.ts'
 
 /** FACTS.md: an assignee add/replace answers with limit 100 (a body holds at most 100). */
@@ -37,6 +37,11 @@ export function assigneesRoutes(routes: AppRoutes): void {
 
     routes.handle(`${name}.assignees.deleteAll`, { find }, ({ found }) => removeAllAssignees(found))
 
-    routes.handle(`${name}.assignees.delete`, { find }, ({ found, params }) => removeAssignee(found, params.assigneeId))
+    // Both ids of the path are looked up before any role check, as Laravel binds nested routes: 404 first.
+    const findAssignee = (ctx: RequestContext, params: ParentParams & { assigneeId: number }) => {
+      const parent = find(ctx, params)
+      return { parent, assignee: getAssignee(parent, params.assigneeId) }
+    }
+    routes.handle(`${name}.assignees.delete`, { find: findAssignee }, ({ found }) => removeAssignee(found.parent, found.assignee))
   }
 }

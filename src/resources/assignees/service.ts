@@ -56,9 +56,13 @@ export function removeAllAssignees(holder: Assignable): void {
   holder.assignees.splice(0, holder.assignees.length)
 }
 
-/** Removes one assignee by its own id (not the user id): 404 Assignee not found. */
-export function removeAssignee(holder: Assignable, assigneeId: number): void {
-  const index = holder.assignees.findIndex((assignee) => assignee.id === assigneeId)
-  if (index === -1) throw notFound('Assignee')
-  holder.assignees.splice(index, 1)
+/** One assignee by its own id (not the user id): 404 Assignee not found. */
+export function getAssignee(holder: Assignable, assigneeId: number): AssigneeRow {
+  const assignee = holder.assignees.find((row) => row.id === assigneeId)
+  if (!assignee) throw notFound('Assignee')
+  return assignee
+}
+
+export function removeAssignee(holder: Assignable, assignee: AssigneeRow): void {
+  holder.assignees.splice(holder.assignees.indexOf(assignee), 1)
 }

@@ -8,6 +8,7 @@ import {
   addClientOrganisations,
   clientOrganisations,
   createOrganisation,
+  findMembership,
   findOrganisation,
   listOrganisations,
   organisationClients,
@@ -61,5 +62,7 @@ export function organisationsRoutes(routes: AppRoutes): void {
 
   routes.handle('clients.organisations.deleteAll', client, ({ ctx, found }) => removeClientOrganisations(ctx, found))
 
-  routes.handle('clients.organisations.delete', client, ({ ctx, found, params }) => removeClientOrganisation(ctx, found, params.organisationId))
+  routes.handle('clients.organisations.delete', { find: findMembership }, ({ ctx, found }) =>
+    removeClientOrganisation(ctx, found.client, found.organisation),
+  )
 }

@@ -5,7 +5,7 @@ import { seesOnlyAssigned } from '../../kernel/roles.ts'
 import { matchesSearch, searchWords } from '../../kernel/search.ts'
 import { sortRows, type SortAccessors } from '../../kernel/sort.ts'
 import { assignCreator } from '../assignees/index.ts'
-import { addressFrom, type AddressRow, type ClientRow } from '../clients/index.ts'
+import { addressFrom, findClient, type AddressRow, type ClientRow } from '../clients/index.ts'
 import type { OrganisationRow } from './rows.ts'
 
 const sortAccessors: SortAccessors<OrganisationRow> = {
@@ -181,12 +181,19 @@ export function removeClientOrganisations(ctx: RequestContext, client: ClientRow
 }
 
 /**
- * Removes one membership: 404 Organisation not found when the client is not in that organisation
- * of the team, 403 when the caller may not see the organisation.
+ * The membership a path names, for an operation's find: the client (404 Client not found, or 403),
+ * then the organisation it is in (404 Organisation not found when it is not in that organisation
+ * of the team).
  */
-export function removeClientOrganisation(ctx: RequestContext, client: ClientRow, organisationId: number): void {
-  const organisation = ctx.team.organisations.get(organisationId)
+export function findMembership(ctx: RequestContext, params: { clientId: number; organisationId: number }) {
+  const client = findClient(ctx, params)
+  const organisation = ctx.team.organisations.get(params.organisationId)
   if (!organisation || !organisation.clients.includes(client.id)) throw notFound('Organisation')
+  return { client, organisation }
+}
+
+/** Removes one membership: 403 when the caller may not see the organisation. */
+export function removeClientOrganisation(ctx: RequestContext, client: ClientRow, organisation: OrganisationRow): void {
   if (!canSee(ctx, organisation)) throw forbidden()
   leave(client, [organisation])
   emit(ctx, 'client.organisations', { client: client.id })
