@@ -8,11 +8,13 @@ import { loadContracts } from './contracts/load.ts'
 import { createClock } from './kernel/clock.ts'
 import { createEventBus } from './kernel/events.ts'
 import { createRandom } from './kernel/random.ts'
-import { loadWorldFixture, seedWorld, type WorldFixture } from './seed/index.ts'
+import { packageJsonPath } from './paths.ts'
+import { loadWorldFixture, type WorldFixture } from './seed/fixture.ts'
+import { seedWorld } from './seed/index.ts'
 import { DataFileError, openWorld } from './store/persistence.ts'
 import type { Store } from './store/world.ts'
 
-const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
+const packageJson = JSON.parse(readFileSync(packageJsonPath, 'utf8')) as { version: string }
 
 /** Exit codes: 0 done, 1 the server could not run, 2 bad command line or configuration. */
 const USAGE_ERROR = 2
@@ -39,7 +41,7 @@ function tokenLines(fixture: WorldFixture, store: Store, nowTimestamp: string): 
 
 async function serve(config: ServeConfig): Promise<void> {
   const contracts = loadContracts()
-  const fixture = loadWorldFixture(contracts)
+  const fixture = loadWorldFixture()
   const clock = createClock({ start: config.clock })
   const world = await openWorld({ file: config.data, build: () => seedWorld(fixture, config.seed) })
   const { store } = world

@@ -1,10 +1,10 @@
 // Loads contracts/ once: every schema into one Ajv, every operation by operationId, with the
 // universal responses added here and nowhere else (see contracts/operation-file.schema.json).
 import { readdirSync, readFileSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js'
 import addFormatsModule from 'ajv-formats'
 import ajvErrorsModule from 'ajv-errors'
+import { contractsDir } from '../paths.ts'
 
 // Both plugins are CommonJS with a default export; under NodeNext the default is the module.
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default
@@ -60,7 +60,6 @@ export interface ContractError {
 }
 
 export const CONTRACTS_BASE = 'https://contracts.ivs-mock.local/'
-export const contractsDir = fileURLToPath(new URL('../../contracts/', import.meta.url))
 
 const PAGE_SCHEMA: JsonSchema = { type: 'integer', minimum: 1, default: 1 }
 const LIMIT_SCHEMA: JsonSchema = { type: 'integer', minimum: 1, maximum: 100, default: 25 }
@@ -141,15 +140,8 @@ export class Contracts {
     }
     const parameters = readJson(`${dir}/parameters.json`) as JsonSchema & { $defs: Record<string, JsonSchema> }
     this.parameters = parameters.$defs
-    const fileSchema = this.ajv.compile(readJson(`${dir}/operation-file.schema.json`) as JsonSchema)
-    for (const file of jsonFiles(`${dir}/operations`)) {
-      const content = readJson(`${dir}/operations/${file}`)
-      if (!fileSchema(content)) {
-        const problems = (fileSchema.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`)
-        throw new Error(`contracts: operations/${file} is not a valid operations file: ${problems.join('; ')}`)
-      }
-      this.addOperations(file, content as OperationFile)
-    }
+    // The files' shape is checked by checkOperationFiles in the build, not here on every start.
+    for (const file of jsonFiles(`${dir}/operations`)) this.addOperations(file, readJson(`${dir}/operations/${file}`) as OperationFile)
   }
 
   private addOperations(file: string, content: OperationFile): void {
@@ -252,6 +244,20 @@ export function describeErrors(errors: ErrorObject[] | null | undefined): Contra
     path: dotPath(error.instancePath),
     message: `${error.message ?? error.keyword}${error.params && Object.keys(error.params).length ? ` ${JSON.stringify(error.params)}` : ''}`,
   }))
+}
+
+/**
+ * Checks every file in operations/ against operation-file.schema.json. The build and the tests run
+ * it; start-up does not, because compiling that schema cost more than loading all the contracts.
+ */
+export function checkOperationFiles(dir = contractsDir): void {
+  const fileSchema = newAjv({}).compile(readJson(`${dir}/operation-file.schema.json`) as JsonSchema)
+  for (const file of jsonFiles(`${dir}/operations`)) {
+    if (!fileSchema(readJson(`${dir}/operations/${file}`))) {
+      const problems = (fileSchema.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`)
+      throw new Error(`contracts: operations/${file} is not a valid operations file: ${problems.join('; ')}`)
+    }
+  }
 }
 
 let shared: Contracts | undefined
