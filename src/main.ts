@@ -4,11 +4,11 @@ import { serve as listen } from '@hono/node-server'
 import { CommanderError } from 'commander'
 import { API_BASE, createApp } from './app.ts'
 import { buildCli, toServeConfig, type ServeConfig } from './config.ts'
-import { loadContracts } from './contracts/load.ts'
+import { Contracts } from './contracts/load.ts'
 import { createClock } from './kernel/clock.ts'
 import { createEventBus } from './kernel/events.ts'
 import { createRandom } from './kernel/random.ts'
-import { packageJsonPath } from './paths.ts'
+import { contractsDir, packageJsonPath } from './paths.ts'
 import { loadWorldFixture, type WorldFixture } from './seed/fixture.ts'
 import { seedWorld } from './seed/index.ts'
 import { DataFileError, openWorld } from './store/persistence.ts'
@@ -40,7 +40,7 @@ function tokenLines(fixture: WorldFixture, store: Store, nowTimestamp: string): 
 }
 
 async function serve(config: ServeConfig): Promise<void> {
-  const contracts = loadContracts()
+  const contracts = new Contracts(contractsDir, { validateSchemas: false })
   const fixture = loadWorldFixture()
   const clock = createClock({ start: config.clock })
   const world = await openWorld({ file: config.data, build: () => seedWorld(fixture, config.seed) })

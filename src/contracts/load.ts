@@ -88,7 +88,7 @@ function pathParamsOf(path: string): string[] {
   return [...path.matchAll(/\{([A-Za-z]+)\}/g)].map((match) => match[1] as string)
 }
 
-function newAjv(options: { useDefaults?: boolean }): Ajv2020 {
+function newAjv(options: { useDefaults?: boolean; validateSchema?: boolean }): Ajv2020 {
   const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, strictTypes: false, ...options })
   addFormats(ajv)
   ajvErrors(ajv)
@@ -117,17 +117,29 @@ function querySchemaOf(op: OperationContract): JsonSchema {
   return { type: 'object', properties }
 }
 
+export interface ContractsOptions {
+  /**
+   * Check every schema against the JSON Schema meta-schema when it is added or compiled (the
+   * default). The server turns it off: compiling the meta-schema was most of what loading the
+   * contracts cost at start-up, and the build's check step has checked every schema document.
+   */
+  validateSchemas?: boolean
+}
+
 export class Contracts {
   readonly operations = new Map<string, OperationContract>()
   /** Schema documents by file name without .json (client, paginated-list, events/...). */
   readonly schemas = new Map<string, JsonSchema>()
   readonly parameters: Record<string, JsonSchema>
-  private readonly ajv = newAjv({})
+  private readonly ajv: Ajv2020
   // Query values are coerced by kernel/validate.ts (as strictly as Laravel); this one fills defaults.
-  private readonly queryAjv = newAjv({ useDefaults: true })
+  private readonly queryAjv: Ajv2020
   private readonly compiled = new Map<string, ValidateFunction>()
 
-  constructor(dir = contractsDir) {
+  constructor(dir = contractsDir, options: ContractsOptions = {}) {
+    const validateSchema = options.validateSchemas ?? true
+    this.ajv = newAjv({ validateSchema })
+    this.queryAjv = newAjv({ validateSchema, useDefaults: true })
     for (const folder of ['schemas', 'events']) {
       for (const file of jsonFiles(`${dir}/${folder}`)) {
         const schema = readJson(`${dir}/${folder}/${file}`) as JsonSchema
