@@ -1,5 +1,5 @@
-// Build step "check": what start-up trusts without checking, because checking it cost a third of
-// start-up. Every schema document against the JSON Schema meta-schema, every operations file against
+// Build step "check": what start-up trusts without checking (checking it on every start cost about
+// 150 ms): every schema document against the JSON Schema meta-schema, every operations file against
 // operation-file.schema.json, and the world fixture against world.schema.json.
 import { checkOperationFiles, Contracts } from '../contracts/load.ts'
 import { checkWorldFixture } from '../seed/fixture.ts'

