@@ -1,7 +1,7 @@
 // Build step "bundle": src/main.ts and every npm package it imports, as one ESM file for Node 20
 // (dist/main.js), so start-up loads one file instead of transforming hundreds through tsx.
 import { mkdirSync, renameSync, utimesSync, writeFileSync } from 'node:fs'
-import { build, type BuildOptions } from 'esbuild'
+import { build, stop, type BuildOptions } from 'esbuild'
 import { projectRoot } from '../paths.ts'
 
 const distDir = `${projectRoot}dist`
@@ -31,7 +31,8 @@ export function bundleOptions(entryPoint: string, outfile: string): BuildOptions
 export async function bundle(): Promise<string> {
   // The bundle is dated when this step began, so a source saved while it ran still counts as newer.
   const began = new Date()
-  const result = await build(bundleOptions(`${projectRoot}src/main.ts`, bundleFile))
+  // esbuild's service process would otherwise live on beside a server that bin/ivs-mock.js rebuilt for.
+  const result = await build(bundleOptions(`${projectRoot}src/main.ts`, bundleFile)).finally(() => stop())
   mkdirSync(distDir, { recursive: true })
   // Written aside and renamed, so a mock starting meanwhile reads a whole old or new file. The map
   // goes first: bin/ivs-mock.js judges freshness by dist/main.js.
