@@ -1,16 +1,27 @@
-# The mock in a container: production dependencies only, listening on all interfaces inside the
-# image (publish the port with -p to reach it from the host).
-FROM node:20-slim
-ENV NODE_ENV=production
+# The mock in a container, in two stages. The build stage installs every dependency and runs the
+# build (schema checks, then one bundle); the image runs that bundle, which holds every npm package
+# it uses, so it has no node_modules. It listens on all interfaces inside the container (publish
+# the port with -p to reach it from the host).
+FROM node:20-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+# Without scripts: `prepare` would build before the sources are copied; the build runs below.
+RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json ./
-COPY bin ./bin
 COPY src ./src
 COPY contracts ./contracts
 COPY fixtures ./fixtures
+RUN npm run build
+
+FROM node:20-slim
+ENV NODE_ENV=production
+WORKDIR /app
+# What dist/main.js reads at run time: the version, the contracts and the world fixture.
+COPY package.json ./
+COPY contracts ./contracts
+COPY fixtures ./fixtures
+COPY --from=build /app/dist ./dist
 USER node
 EXPOSE 4010
 HEALTHCHECK --interval=10s --timeout=3s --start-period=10s CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 4010) + '/openapi.json').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-CMD ["node", "bin/ivs-mock.js", "serve", "--host", "0.0.0.0"]
+CMD ["node", "--enable-source-maps", "dist/main.js", "serve", "--host", "0.0.0.0"]

@@ -1,8 +1,9 @@
 import js from '@eslint/js'
+import globals from 'globals'
 import tseslint from 'typescript-eslint'
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'coverage/', 'reports/'] },
+  { ignores: ['node_modules/', 'dist/', 'coverage/', 'reports/'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -19,6 +20,11 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-call': 'off',
       '@typescript-eslint/no-unsafe-return': 'off',
     },
+  },
+  {
+    // The launcher is plain JavaScript that Node runs as it is, with Node's globals.
+    files: ['bin/*.js'],
+    languageOptions: { globals: globals.node },
   },
   {
     files: ['src/resources/**/routes.ts'],

@@ -1,11 +1,15 @@
 // npm run bench: the mock against a bare Hono handler, measured in the same run on 127.0.0.1 with
-// autocannon. Prints throughput and latency as ratios to the bare handler, start-up time and memory.
+// autocannon. Prints throughput and latency as ratios to the bare handler, start-up times and memory.
 import { spawn, type ChildProcess } from 'node:child_process'
-import { readFileSync } from 'node:fs'
-import { availableParallelism } from 'node:os'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { availableParallelism, tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
 import { Command, InvalidArgumentError } from 'commander'
+import { build as esbuild } from 'esbuild'
+import { bundleOptions } from '../src/build/bundle.ts'
+import { build } from '../src/build/main.ts'
 
 const TOKEN = 'ivs_acme_owner'
 const STARTUP_LIMIT_MS = 30_000
@@ -22,9 +26,11 @@ const options = new Command('bench')
   .option('--connections <n>', 'concurrent connections', positiveInteger, 10)
   .option('--warmup <seconds>', 'seconds of load before each measurement', positiveInteger, 1)
   .option('--rounds <n>', 'rounds over all targets, interleaved; medians are reported', positiveInteger, 3)
+  .option('--startups <n>', 'start-ups of each server, interleaved; the median is reported', positiveInteger, 5)
+  .option('--only-startup', 'measure start-up only, no load')
   .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : 2))
   .parse(process.argv)
-  .opts<{ duration: number; connections: number; warmup: number; rounds: number }>()
+  .opts<{ duration: number; connections: number; warmup: number; rounds: number; startups: number; onlyStartup?: boolean }>()
 
 interface Started {
   child: ChildProcess
@@ -50,6 +56,14 @@ function start(command: string[], env: NodeJS.ProcessEnv = {}): Promise<Started>
       }
     })
     child.on('exit', (code) => reject(new Error(`${command.join(' ')} exited with ${String(code)}`)))
+  })
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve()
+    child.once('exit', () => resolve())
+    child.kill('SIGTERM')
   })
 }
 
@@ -102,18 +116,56 @@ async function measureAll(targets: Target[]): Promise<Measurement[]> {
   })
 }
 
+/** Median start-up times of both commands, started and stopped in turn so both see the same machine. */
+async function measureStartups(mockCommand: string[], bareCommand: string[]): Promise<{ mock: number; bare: number }> {
+  const mock: number[] = []
+  const bare: number[] = []
+  for (let round = 1; round <= options.startups; round++) {
+    const startedMock = await start(mockCommand)
+    await stop(startedMock.child)
+    const startedBare = await start(bareCommand)
+    await stop(startedBare.child)
+    mock.push(startedMock.startupMs)
+    bare.push(startedBare.startupMs)
+    console.log(`  start-up ${round}/${options.startups}: mock ${startedMock.startupMs.toFixed(0)} ms, bare handler ${startedBare.startupMs.toFixed(0)} ms`)
+  }
+  return { mock: median(mock), bare: median(bare) }
+}
+
 const pad = (text: string, width: number) => text.padEnd(width)
 const num = (value: number, digits = 0) => value.toFixed(digits).padStart(9)
+
+const STARTUP_GOAL_MS = 500
 
 async function main(): Promise<void> {
   const bin = fileURLToPath(new URL('../bin/ivs-mock.js', import.meta.url))
   const bareScript = fileURLToPath(new URL('./bare-server.ts', import.meta.url))
   console.log(`ivs-mock benchmark: Node ${process.version}, ${availableParallelism()} CPUs, ${options.connections} connections, ${options.duration} s per target`)
 
+  // A fresh dist/main.js, so every start below is what npm start runs, never a rebuild.
+  console.log('build:')
+  await build((line) => console.log(`  ${line}`))
+  // The bare handler is bundled the same way, so both sides load one file of plain JavaScript.
+  const bareDir = mkdtempSync(join(tmpdir(), 'ivs-bench-'))
+  const bareBundle = join(bareDir, 'bare-server.js')
+  await esbuild({ ...bundleOptions(bareScript, bareBundle), write: true })
   // The rate limit is lifted so the load measures the mock, not its 429s.
-  const mock = await start([bin, 'serve', '--port', '0', '--rate-limit', '1000000000'])
-  const children = [mock.child]
+  const mockCommand = [bin, 'serve', '--port', '0', '--rate-limit', '1000000000']
+  const children: ChildProcess[] = []
   try {
+    console.log('start-up:')
+    const startup = await measureStartups(mockCommand, [bareBundle])
+    const startupLine = `start-up: ${startup.mock.toFixed(0)} ms from spawn to listening (bare handler: ${startup.bare.toFixed(0)} ms), medians of ${options.startups}`
+    const startupGoal = `goal: start-up under ${STARTUP_GOAL_MS} ms: ${startup.mock < STARTUP_GOAL_MS ? 'met' : 'NOT met'} (${startup.mock.toFixed(0)} ms)`
+    if (options.onlyStartup) {
+      console.log('')
+      console.log(startupLine)
+      console.log(startupGoal)
+      return
+    }
+
+    const mock = await start(mockCommand)
+    children.push(mock.child)
     const rssAfterStart = rssMegabytes(mock.child.pid)
     const headers = { Authorization: `Bearer ${TOKEN}` }
     const sample = await fetch(`${mock.origin}/api/v2/clients?limit=1`, { headers })
@@ -122,7 +174,7 @@ async function main(): Promise<void> {
     const clientJson = await (await fetch(`${mock.origin}/api/v2/clients/${client.id}`, { headers })).text()
 
     // The bare handler answers the same client JSON, so both sides serialise the same payload.
-    const bare = await start(['--import', 'tsx', bareScript], { BARE_BODY: clientJson })
+    const bare = await start([bareBundle], { BARE_BODY: clientJson })
     children.push(bare.child)
 
     console.log('running:')
@@ -144,12 +196,14 @@ async function main(): Promise<void> {
       )
     }
     console.log('')
-    console.log(`start-up: ${mock.startupMs.toFixed(0)} ms from spawn to listening (bare handler: ${bare.startupMs.toFixed(0)} ms)`)
+    console.log(startupLine)
     console.log(`memory (RSS): ${rssAfterStart.toFixed(0)} MB after start, ${rssAfterLoad.toFixed(0)} MB after load`)
     const ratio = (targets[0] as Measurement).requestsPerSecond / baseline.requestsPerSecond
     console.log(`goal: GET /clients/{id} at least 0.50x the bare handler's throughput: ${ratio >= 0.5 ? 'met' : 'NOT met'} (${ratio.toFixed(2)}x)`)
+    console.log(startupGoal)
   } finally {
-    for (const child of children) child.kill('SIGTERM')
+    await Promise.all(children.map(stop))
+    rmSync(bareDir, { recursive: true, force: true })
   }
 }
 

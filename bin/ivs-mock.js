@@ -1,6 +1,74 @@
 #!/usr/bin/env node
-// Runs the TypeScript sources directly through tsx's loader: no build step, never a stale build.
-import { register } from 'tsx/esm/api'
+// Runs the bundle dist/main.js (npm run build; npm ci builds it through `prepare`). A stale bundle
+// never runs: when dist/main.js is missing or older than anything it is built or checked from, it
+// is rebuilt first, in this process, by the same build() as npm run build.
+import { readdirSync, statSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
 
-register()
-await import('../src/main.ts')
+const root = fileURLToPath(new URL('../', import.meta.url))
+const BUNDLE = 'dist/main.js'
+// What the build reads: sources and dependencies are bundled; contracts and fixtures are checked.
+const INPUTS = ['src', 'contracts', 'fixtures', 'package.json', 'package-lock.json']
+const USAGE_ERROR = 2
+
+function modified(path) {
+  return statSync(path, { throwIfNoEntry: false })?.mtimeMs
+}
+
+/** Why the bundle must be rebuilt, or undefined when it is newer than every input. */
+function staleness() {
+  const built = modified(`${root}${BUNDLE}`)
+  if (built === undefined) return `${BUNDLE} is missing`
+  for (const input of INPUTS) {
+    const path = `${root}${input}`
+    const stats = statSync(path, { throwIfNoEntry: false })
+    // Only the published files are there in a package or an image: nothing to compare with.
+    if (!stats) continue
+    // A folder's own time changes when an entry is added, removed or renamed; a file's when it is edited.
+    const entries = stats.isDirectory() ? readdirSync(path, { recursive: true, encoding: 'utf8' }).map((entry) => `${input}/${entry}`) : []
+    for (const entry of [input, ...entries]) {
+      if ((modified(`${root}${entry}`) ?? 0) > built) return `${entry} changed after ${BUNDLE} was built`
+    }
+  }
+  return undefined
+}
+
+/** The build tools that a production-only install (npm ci --omit=dev --ignore-scripts) lacks, if any. */
+function missingBuildTools() {
+  const tools = { tsx: 'tsx/esm/api', esbuild: 'esbuild' }
+  return Object.keys(tools).filter((name) => {
+    try {
+      import.meta.resolve(tools[name])
+      return false
+    } catch {
+      return true
+    }
+  })
+}
+
+const reason = staleness()
+if (reason) {
+  const missing = missingBuildTools()
+  if (missing.length > 0) {
+    console.error(
+      `ivs-mock: ${reason}, and it cannot be built here: ${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} not installed ` +
+        '(a production-only install). Run npm ci (with dev dependencies) and npm run build, then start it again.',
+    )
+    process.exit(USAGE_ERROR)
+  }
+  console.error(`ivs-mock: ${reason}; building it first (npm run build)`)
+  // tsImport keeps tsx's loader to the build's own modules; the bundle then loads as plain JavaScript.
+  const { tsImport } = await import('tsx/esm/api')
+  const { build } = await tsImport('../src/build/main.ts', import.meta.url)
+  try {
+    // Quiet: the reason above is the one line a start needs; a failure says which step failed.
+    await build(() => {})
+  } catch (error) {
+    console.error(`ivs-mock: ${error.message}`)
+    process.exit(1)
+  }
+}
+
+// Stack traces name src/ files and lines through dist/main.js.map.
+process.setSourceMapsEnabled(true)
+await import(`../${BUNDLE}`)

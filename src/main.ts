@@ -4,15 +4,17 @@ import { serve as listen } from '@hono/node-server'
 import { CommanderError } from 'commander'
 import { API_BASE, CONTROL_BASE, createApp } from './app.ts'
 import { buildCli, toServeConfig, type ServeConfig } from './config.ts'
-import { loadContracts } from './contracts/load.ts'
+import { Contracts } from './contracts/load.ts'
 import { createClock } from './kernel/clock.ts'
 import { createEventBus } from './kernel/events.ts'
 import { createRandom } from './kernel/random.ts'
-import { loadWorldFixture, seedWorld, type WorldFixture } from './seed/index.ts'
+import { contractsDir, packageJsonPath } from './paths.ts'
+import { loadWorldFixture, type WorldFixture } from './seed/fixture.ts'
+import { seedWorld } from './seed/index.ts'
 import { DataFileError, openWorld } from './store/persistence.ts'
 import type { Store } from './store/world.ts'
 
-const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
+const packageJson = JSON.parse(readFileSync(packageJsonPath, 'utf8')) as { version: string }
 
 /** Exit codes: 0 done, 1 the server could not run, 2 bad command line or configuration. */
 const USAGE_ERROR = 2
@@ -38,8 +40,8 @@ function tokenLines(fixture: WorldFixture, store: Store, nowTimestamp: string): 
 }
 
 async function serve(config: ServeConfig): Promise<void> {
-  const contracts = loadContracts()
-  const fixture = loadWorldFixture(contracts)
+  const contracts = new Contracts(contractsDir, { validateSchemas: false })
+  const fixture = loadWorldFixture()
   const clock = createClock({ start: config.clock })
   const world = await openWorld({ file: config.data, build: () => seedWorld(fixture, config.seed) })
   const { store } = world

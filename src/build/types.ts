@@ -4,12 +4,13 @@
 // ClientCreate<Name>Json), and every operation gets an entry in `Operations` with its path
 // parameters, validated query, JSON body and the bodies of its success statuses, which
 // kernel/operation.ts uses to type handlers.
-import { writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { compile } from 'json-schema-to-typescript'
-import { CONTRACTS_BASE, OPERATIONS_BASE, type Contracts, type JsonSchema, type OperationContract } from '../contracts/load.ts'
+import { OPERATIONS_BASE, type Contracts, type JsonSchema, type OperationContract } from '../contracts/load.ts'
 import { relinkRefs } from '../contracts/refs.ts'
+import { projectRoot } from '../paths.ts'
 
-export const GENERATED_TYPES_FILE = new URL('../contracts/generated.ts', import.meta.url)
+export const GENERATED_TYPES_FILE = `${projectRoot}src/contracts/generated.ts`
 
 const pascal = (text: string) =>
   text
@@ -103,7 +104,6 @@ export async function generateTypes(contracts: Contracts): Promise<string> {
     declareExternallyReferenced: true,
     format: false,
     strictIndexSignatures: true,
-    cwd: new URL('.', CONTRACTS_BASE).pathname,
   })
   return [
     '// Generated from contracts/ by src/build/types.ts (npm run build). Do not edit: change the contracts.',
@@ -119,6 +119,10 @@ export async function generateTypes(contracts: Contracts): Promise<string> {
   ].join('\n')
 }
 
-export async function writeGeneratedTypes(contracts: Contracts): Promise<void> {
-  writeFileSync(GENERATED_TYPES_FILE, await generateTypes(contracts))
+/** Writes the types when they changed (an unchanged file keeps its time, so nothing downstream rebuilds). */
+export async function writeGeneratedTypes(contracts: Contracts): Promise<string> {
+  const source = await generateTypes(contracts)
+  if (existsSync(GENERATED_TYPES_FILE) && readFileSync(GENERATED_TYPES_FILE, 'utf8') === source) return 'unchanged'
+  writeFileSync(GENERATED_TYPES_FILE, source)
+  return 'wrote src/contracts/generated.ts'
 }

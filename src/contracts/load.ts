@@ -1,10 +1,10 @@
 // Loads contracts/ once: every schema into one Ajv, every operation by operationId, with the
 // universal responses added here and nowhere else (see contracts/operation-file.schema.json).
 import { readdirSync, readFileSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js'
 import addFormatsModule from 'ajv-formats'
 import ajvErrorsModule from 'ajv-errors'
+import { contractsDir } from '../paths.ts'
 import { RFC5321_MAILBOX } from './formats.ts'
 
 // Both plugins are CommonJS with a default export; under NodeNext the default is the module.
@@ -36,6 +36,8 @@ export const SURFACES = {
 } as const
 
 export type Surface = keyof typeof SURFACES
+
+const surfaceFolders = () => Object.entries(SURFACES).map(([surface, { folder }]) => [surface as Surface, folder] as const)
 
 export interface OperationContract {
   id: string
@@ -75,7 +77,6 @@ export interface ContractError {
 export const CONTRACTS_BASE = 'https://contracts.ivs-mock.local/'
 /** Base of the $refs in operation files (they sit in contracts/operations/ and contracts/control/, side by side). */
 export const OPERATIONS_BASE = `${CONTRACTS_BASE}operations/`
-export const contractsDir = fileURLToPath(new URL('../../contracts/', import.meta.url))
 
 const PAGE_SCHEMA: JsonSchema = { type: 'integer', minimum: 1, default: 1 }
 const LIMIT_SCHEMA: JsonSchema = { type: 'integer', minimum: 1, maximum: 100, default: 25 }
@@ -104,7 +105,7 @@ function pathParamsOf(path: string): string[] {
   return [...path.matchAll(/\{([A-Za-z]+)\}/g)].map((match) => match[1] as string)
 }
 
-function newAjv(options: { useDefaults?: boolean }): Ajv2020 {
+function newAjv(options: { useDefaults?: boolean; validateSchema?: boolean }): Ajv2020 {
   const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, strictTypes: false, ...options })
   addFormats(ajv)
   ajv.addFormat('email', RFC5321_MAILBOX)
@@ -134,17 +135,29 @@ function querySchemaOf(op: OperationContract): JsonSchema {
   return { type: 'object', properties }
 }
 
+export interface ContractsOptions {
+  /**
+   * Check every schema against the JSON Schema meta-schema when it is added or compiled (the
+   * default). The server turns it off: compiling the meta-schema was most of what loading the
+   * contracts cost at start-up, and the build's check step has checked every schema document.
+   */
+  validateSchemas?: boolean
+}
+
 export class Contracts {
   readonly operations = new Map<string, OperationContract>()
   /** Schema documents by file name without .json (client, paginated-list, events/...). */
   readonly schemas = new Map<string, JsonSchema>()
   readonly parameters: Record<string, JsonSchema>
-  private readonly ajv = newAjv({})
+  private readonly ajv: Ajv2020
   // Query values are coerced by kernel/validate.ts (as strictly as Laravel); this one fills defaults.
-  private readonly queryAjv = newAjv({ useDefaults: true })
+  private readonly queryAjv: Ajv2020
   private readonly compiled = new Map<string, ValidateFunction>()
 
-  constructor(dir = contractsDir) {
+  constructor(dir = contractsDir, options: ContractsOptions = {}) {
+    const validateSchema = options.validateSchemas ?? true
+    this.ajv = newAjv({ validateSchema })
+    this.queryAjv = newAjv({ validateSchema, useDefaults: true })
     for (const folder of ['schemas', 'events']) {
       for (const file of jsonFiles(`${dir}/${folder}`)) {
         const schema = readJson(`${dir}/${folder}/${file}`) as JsonSchema
@@ -157,16 +170,9 @@ export class Contracts {
     }
     const parameters = readJson(`${dir}/parameters.json`) as JsonSchema & { $defs: Record<string, JsonSchema> }
     this.parameters = parameters.$defs
-    const fileSchema = this.ajv.compile(readJson(`${dir}/operation-file.schema.json`) as JsonSchema)
-    for (const [surface, { folder }] of Object.entries(SURFACES) as Array<[Surface, (typeof SURFACES)[Surface]]>) {
-      for (const file of jsonFiles(`${dir}/${folder}`)) {
-        const content = readJson(`${dir}/${folder}/${file}`)
-        if (!fileSchema(content)) {
-          const problems = (fileSchema.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`)
-          throw new Error(`contracts: ${folder}/${file} is not a valid operations file: ${problems.join('; ')}`)
-        }
-        this.addOperations(surface, file, content as OperationFile)
-      }
+    // The files' shape is checked by checkOperationFiles in the build, not here on every start.
+    for (const [surface, folder] of surfaceFolders()) {
+      for (const file of jsonFiles(`${dir}/${folder}`)) this.addOperations(surface, file, readJson(`${dir}/${folder}/${file}`) as OperationFile)
     }
   }
 
@@ -274,6 +280,22 @@ export function describeErrors(errors: ErrorObject[] | null | undefined): Contra
     path: dotPath(error.instancePath),
     message: `${error.message ?? error.keyword}${error.params && Object.keys(error.params).length ? ` ${JSON.stringify(error.params)}` : ''}`,
   }))
+}
+
+/**
+ * Checks every file in operations/ against operation-file.schema.json. The build and the tests run
+ * it; start-up does not (with the fixture check, it cost about 80 ms of every start).
+ */
+export function checkOperationFiles(dir = contractsDir): void {
+  const fileSchema = newAjv({}).compile(readJson(`${dir}/operation-file.schema.json`) as JsonSchema)
+  for (const [, folder] of surfaceFolders()) {
+    for (const file of jsonFiles(`${dir}/${folder}`)) {
+      if (!fileSchema(readJson(`${dir}/${folder}/${file}`))) {
+        const problems = (fileSchema.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`)
+        throw new Error(`contracts: ${folder}/${file} is not a valid operations file: ${problems.join('; ')}`)
+      }
+    }
+  }
 }
 
 let shared: Contracts | undefined

@@ -1,62 +1,13 @@
 // Builds the seeded world from fixtures/world.json (teams, users, roles, tokens) and the seeded
 // generator (everything else), and adds fresh teams on demand (tests, the control API).
-import { readFileSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
-import type { Contracts } from '../contracts/load.ts'
-import { describeErrors } from '../contracts/load.ts'
 import { toTimestamp } from '../kernel/clock.ts'
 import type { Random } from '../kernel/random.ts'
+import { ROLES, type Role } from '../kernel/roles.ts'
 import type { TokenRow, UserRow } from '../resources/me/rows.ts'
 import type { MemberRow } from '../resources/team/rows.ts'
-import { ROLES, type Role } from '../kernel/roles.ts'
 import { newTeamState, Store, WORLD_FORMAT, type Team, type WorldData } from '../store/world.ts'
+import type { WorldFixture } from './fixture.ts'
 import { generateTeamData, seededFaker, type GenerateCounts } from './generate.ts'
-
-export interface WorldFixture {
-  seed: number
-  epoch: string
-  teams: Array<{
-    key: string
-    name: string
-    identifier: string
-    domain: string
-    contact: string
-    telephone: string | null
-    tier: string
-    is_support_enabled: boolean
-    cases_enabled: boolean
-    generate: GenerateCounts
-  }>
-  /** role null: the user has left the team (their tokens answer 401; they still show where assigned). */
-  users: Array<{ key: string; name: string; email: string; memberships: Array<{ team: string; role: Role | null }> }>
-  tokens: Array<{ token: string; user: string; team: string; name: string; state?: 'active' | 'revoked' | 'expired' }>
-}
-
-export const fixturesDir = fileURLToPath(new URL('../../fixtures/', import.meta.url))
-
-/** Reads and checks fixtures/world.json against fixtures/world.schema.json (which refers to the contracts). */
-export function loadWorldFixture(contracts: Contracts, dir = fixturesDir): WorldFixture {
-  const schema = JSON.parse(readFileSync(`${dir}/world.schema.json`, 'utf8')) as Record<string, unknown>
-  const fixture = JSON.parse(readFileSync(`${dir}/world.json`, 'utf8')) as unknown
-  const validate = contracts.compile(schema)
-  if (!validate(fixture)) {
-    const problems = describeErrors(validate.errors).map((e) => `${e.path || '(root)'}: ${e.message}`)
-    throw new Error(`fixtures/world.json does not match world.schema.json: ${problems.join('; ')}`)
-  }
-  const world = fixture as WorldFixture
-  const teamKeys = new Set(world.teams.map((team) => team.key))
-  const userKeys = new Set(world.users.map((user) => user.key))
-  for (const user of world.users) {
-    for (const { team } of user.memberships) if (!teamKeys.has(team)) throw new Error(`fixtures: user ${user.key} joins unknown team ${team}`)
-  }
-  for (const token of world.tokens) {
-    const user = world.users.find((u) => u.key === token.user)
-    if (!userKeys.has(token.user) || !user?.memberships.some((m) => m.team === token.team)) {
-      throw new Error(`fixtures: token ${token.token} names user ${token.user}, who is not a member of ${token.team}`)
-    }
-  }
-  return world
-}
 
 const DAY = 86_400_000
 

@@ -1,5 +1,9 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { Contracts } from '../../src/contracts/load.ts'
+import { checkOperationFiles, Contracts } from '../../src/contracts/load.ts'
+import { contractsDir } from '../../src/paths.ts'
 
 describe('contracts', () => {
   const contracts = new Contracts()
@@ -7,6 +11,26 @@ describe('contracts', () => {
   it('loads every operations file, schema and event schema', () => {
     expect(contracts.operations.size).toBeGreaterThan(0)
     expect(contracts.schemas.size).toBeGreaterThan(0)
+  })
+
+  it('has operations files of the shape operation-file.schema.json describes', () => {
+    expect(() => checkOperationFiles()).not.toThrow()
+  })
+
+  it('refuses an operations file of another shape, naming the file and the problem', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ivs-contracts-'))
+    try {
+      cpSync(contractsDir, dir, { recursive: true })
+      const file = join(dir, 'operations', 'clients.json')
+      const content = JSON.parse(readFileSync(file, 'utf8'))
+      content.operations['clients.get'].method = 'FETCH'
+      writeFileSync(file, JSON.stringify(content))
+      expect(() => checkOperationFiles(dir)).toThrow(
+        /^contracts: operations\/clients\.json is not a valid operations file: \/operations\/clients\.get\/method must be equal to one of the allowed values/,
+      )
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 
   it('compiles every schema document, body, query and response schema (all $refs resolve)', () => {

@@ -6,7 +6,9 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createRandom } from '../../src/kernel/random.ts'
 import { ownsTeam, ROLES } from '../../src/kernel/roles.ts'
-import { addTeam, fixturesDir, loadWorldFixture, seedWorld } from '../../src/seed/index.ts'
+import { fixturesDir } from '../../src/paths.ts'
+import { checkWorldFixture, loadWorldFixture } from '../../src/seed/fixture.ts'
+import { addTeam, seedWorld } from '../../src/seed/index.ts'
 import { Store, WORLD_FORMAT, type TeamState } from '../../src/store/world.ts'
 import { contracts, fixture } from '../support/contracts.ts'
 import { createTestMock, TEST_NOW } from '../support/mock.ts'
@@ -60,52 +62,54 @@ describe('fixtures/world.json', () => {
 
   it('matches world.schema.json and loads as it is written', () => {
     const raw = JSON.parse(readFileSync(join(fixturesDir, 'world.json'), 'utf8'))
-    expect(loadWorldFixture(contracts)).toEqual(raw)
+    expect(() => checkWorldFixture(contracts)).not.toThrow()
+    expect(loadWorldFixture()).toEqual(raw)
   })
 
-  it('loads an unchanged copy from another directory', () => {
+  it('checks and loads an unchanged copy from another directory', () => {
     const dir = brokenFixtures(() => {})
-    expect(loadWorldFixture(contracts, dir)).toEqual(fixture)
+    expect(() => checkWorldFixture(contracts, dir)).not.toThrow()
+    expect(loadWorldFixture(dir)).toEqual(fixture)
   })
 
   it('refuses a fixture missing a required property, naming it', () => {
     const dir = brokenFixtures((w) => delete w.seed)
-    expect(() => loadWorldFixture(contracts, dir)).toThrow(/^fixtures\/world\.json does not match world\.schema\.json: \(root\): .*seed/)
+    expect(() => checkWorldFixture(contracts, dir)).toThrow(/^fixtures\/world\.json does not match world\.schema\.json: \(root\): .*seed/)
   })
 
   it('refuses a fixture with an invalid value, naming its path', () => {
     const dir = brokenFixtures((w) => {
       w.users[0].memberships[0].role = 'boss'
     })
-    expect(() => loadWorldFixture(contracts, dir)).toThrow(/does not match world\.schema\.json: users\.0\.memberships\.0\.role: /)
+    expect(() => checkWorldFixture(contracts, dir)).toThrow(/does not match world\.schema\.json: users\.0\.memberships\.0\.role: /)
   })
 
   it('refuses a team email that is not an email', () => {
     const dir = brokenFixtures((w) => {
       w.teams[1].contact = 'nobody'
     })
-    expect(() => loadWorldFixture(contracts, dir)).toThrow(/teams\.1\.contact: must match format "email"/)
+    expect(() => checkWorldFixture(contracts, dir)).toThrow(/teams\.1\.contact: must match format "email"/)
   })
 
   it('refuses a membership of an unknown team', () => {
     const dir = brokenFixtures((w) => {
       w.users[0].memberships.push({ team: 'umbrella', role: 'member' })
     })
-    expect(() => loadWorldFixture(contracts, dir)).toThrow('fixtures: user olivia joins unknown team umbrella')
+    expect(() => checkWorldFixture(contracts, dir)).toThrow('fixtures: user olivia joins unknown team umbrella')
   })
 
   it('refuses a token for a team its user is not a member of', () => {
     const dir = brokenFixtures((w) => {
       w.tokens[0].team = 'globex'
     })
-    expect(() => loadWorldFixture(contracts, dir)).toThrow('fixtures: token ivs_acme_owner names user olivia, who is not a member of globex')
+    expect(() => checkWorldFixture(contracts, dir)).toThrow('fixtures: token ivs_acme_owner names user olivia, who is not a member of globex')
   })
 
   it('refuses a token of an unknown user', () => {
     const dir = brokenFixtures((w) => {
       w.tokens[0].user = 'nobody'
     })
-    expect(() => loadWorldFixture(contracts, dir)).toThrow('fixtures: token ivs_acme_owner names user nobody, who is not a member of acme')
+    expect(() => checkWorldFixture(contracts, dir)).toThrow('fixtures: token ivs_acme_owner names user nobody, who is not a member of acme')
   })
 })
 

@@ -1,5 +1,5 @@
 import { loadContracts } from '../../src/contracts/load.ts'
-import { loadWorldFixture, type WorldFixture } from '../../src/seed/index.ts'
+import { loadWorldFixture, type WorldFixture } from '../../src/seed/fixture.ts'
 
 export const contracts = loadContracts()
-export const fixture: WorldFixture = loadWorldFixture(contracts)
+export const fixture: WorldFixture = loadWorldFixture()

@@ -1,0 +1,9 @@
+// Where the project's files are at run time. This module (src/paths.ts) and the bundle built from
+// it (dist/main.js) both sit one level below the project root, so one relative URL is right for
+// both, whether the sources run through tsx (tests, the build) or the bundle runs.
+import { fileURLToPath } from 'node:url'
+
+export const projectRoot = fileURLToPath(new URL('../', import.meta.url))
+export const contractsDir = `${projectRoot}contracts`
+export const fixturesDir = `${projectRoot}fixtures`
+export const packageJsonPath = `${projectRoot}package.json`
