@@ -20,6 +20,32 @@ function positiveInteger(value: string): number {
   return parsed
 }
 
+function countOfClients(value: string): number {
+  const parsed = Number(value)
+  if (!Number.isInteger(parsed) || parsed < 0 || parsed > 100_000) throw new InvalidArgumentError('expected a whole number from 0 to 100000.')
+  return parsed
+}
+
+/**
+ * A team of `clients` generated clients, made through the control API as a CI job would, and a
+ * client from the middle of it: GET by id must cost the same there as in a team of 50.
+ */
+async function largeTeam(origin: string, clients: number): Promise<{ headers: Record<string, string>; clientId: number; seconds: number }> {
+  const began = performance.now()
+  const res = await fetch(`${origin}/_mock/teams`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ name: `Bench team of ${clients} clients`, generate: { clients } }),
+  })
+  if (res.status !== 201) throw new Error(`POST /_mock/teams answered ${res.status}: ${await res.text()}`)
+  const seconds = (performance.now() - began) / 1000
+  const headers = { Authorization: `Bearer ${((await res.json()) as { tokens: { owner: string } }).tokens.owner}` }
+  const page = await fetch(`${origin}/api/v2/clients?limit=1&page=${Math.ceil(clients / 2)}`, { headers })
+  const client = ((await page.json()) as { data: Array<{ id: number }> }).data[0]
+  if (!client) throw new Error('the large team has no client in its middle')
+  return { headers, clientId: client.id, seconds }
+}
+
 const options = new Command('bench')
   .description('Benchmark the mock against a bare Hono handler')
   .option('--duration <seconds>', 'seconds of load per target', positiveInteger, 5)
@@ -28,9 +54,10 @@ const options = new Command('bench')
   .option('--rounds <n>', 'rounds over all targets, interleaved; medians are reported', positiveInteger, 3)
   .option('--startups <n>', 'start-ups of each server, interleaved; the median is reported', positiveInteger, 5)
   .option('--only-startup', 'measure start-up only, no load')
+  .option('--large-team <clients>', 'clients of the large team made through POST /_mock/teams (0: none)', countOfClients, 100_000)
   .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : 2))
   .parse(process.argv)
-  .opts<{ duration: number; connections: number; warmup: number; rounds: number; startups: number; onlyStartup?: boolean }>()
+  .opts<{ duration: number; connections: number; warmup: number; rounds: number; startups: number; onlyStartup?: boolean; largeTeam: number }>()
 
 interface Started {
   child: ChildProcess
@@ -177,11 +204,18 @@ async function main(): Promise<void> {
     const bare = await start([bareBundle], { BARE_BODY: clientJson })
     children.push(bare.child)
 
+    const large = options.largeTeam > 0 ? await largeTeam(mock.origin, options.largeTeam) : undefined
+    const rssWithLargeTeam = rssMegabytes(mock.child.pid)
+    if (large) console.log(`large team: ${options.largeTeam} clients made by POST /_mock/teams in ${large.seconds.toFixed(1)} s`)
+
     console.log('running:')
     const [baseline, ...targets] = (await measureAll([
       { name: 'bare Hono handler (fixed JSON)', url: `${bare.origin}/`, headers: {} },
       { name: 'GET /clients/{id}', url: `${mock.origin}/api/v2/clients/${client.id}`, headers },
       { name: 'GET /clients?limit=25', url: `${mock.origin}/api/v2/clients?limit=25`, headers },
+      ...(large
+        ? [{ name: `GET /clients/{id}, ${options.largeTeam} clients`, url: `${mock.origin}/api/v2/clients/${large.clientId}`, headers: large.headers }]
+        : []),
     ])) as [Measurement, ...Measurement[]]
     const rssAfterLoad = rssMegabytes(mock.child.pid)
 
@@ -197,9 +231,19 @@ async function main(): Promise<void> {
     }
     console.log('')
     console.log(startupLine)
-    console.log(`memory (RSS): ${rssAfterStart.toFixed(0)} MB after start, ${rssAfterLoad.toFixed(0)} MB after load`)
-    const ratio = (targets[0] as Measurement).requestsPerSecond / baseline.requestsPerSecond
+    console.log(
+      `memory (RSS): ${rssAfterStart.toFixed(0)} MB after start, ${rssWithLargeTeam.toFixed(0)} MB with the large team, ${rssAfterLoad.toFixed(0)} MB after load`,
+    )
+    const byId = targets[0] as Measurement
+    const ratio = byId.requestsPerSecond / baseline.requestsPerSecond
     console.log(`goal: GET /clients/{id} at least 0.50x the bare handler's throughput: ${ratio >= 0.5 ? 'met' : 'NOT met'} (${ratio.toFixed(2)}x)`)
+    const largeById = large ? (targets.at(-1) as Measurement) : undefined
+    if (largeById) {
+      const same = largeById.requestsPerSecond / byId.requestsPerSecond
+      console.log(
+        `goal: GET /clients/{id} as fast with ${options.largeTeam} clients as with 50 (within 10%): ${same >= 0.9 ? 'met' : 'NOT met'} (${same.toFixed(2)}x)`,
+      )
+    }
     console.log(startupGoal)
   } finally {
     await Promise.all(children.map(stop))

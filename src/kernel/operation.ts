@@ -123,9 +123,8 @@ export class Routes<P> {
         body: undefined,
         expand: expandOf(query),
         url,
-        get baseUrl() {
-          return `${url.slice(0, url.indexOf('/', url.indexOf('//') + 2))}${base}`
-        },
+        // A plain property: an accessor here would cost more than the whole lookup (measured).
+        baseUrl: `${url.slice(0, url.indexOf('/', url.indexOf('//') + 2))}${base}`,
         found,
       } as HandlerInput<P, Id, F>
       const run = (): Response | Promise<Response> => {
