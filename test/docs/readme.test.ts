@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { API_BASE, CONTROL_BASE } from '../../src/app.ts'
 import { serveOptions } from '../../src/config.ts'
+import { seedWorld } from '../../src/seed/index.ts'
 import { contracts, fixture } from '../support/contracts.ts'
 import { createTestMock } from '../support/mock.ts'
 
@@ -25,6 +26,21 @@ describe('README', () => {
       expect(row).toContain(team?.name)
       const label = token.state === 'revoked' || token.state === 'expired' ? token.state : role === null ? 'left the team' : role
       expect(row).toContain(label)
+    }
+  })
+
+  it('describes each seeded team as the seed builds it: clients, organisations, credit history', () => {
+    const world = seedWorld(fixture)
+    for (const state of world.teams) {
+      const row = tableRow(`${state.team.name} (id ${state.team.id})`)
+      expect(row, state.team.name).toBeDefined()
+      const archived = (rows: Array<{ archived_at: string | null }>) => rows.filter((r) => r.archived_at !== null).length
+      const ids = state.clients.map((client) => client.id)
+      const balance = state.credits.reduce((sum, entry) => sum + entry.credits, 0).toLocaleString('en-GB')
+      expect(row).toContain(`| ${state.clients.length} (${archived(state.clients)}), ids ${Math.min(...ids)}–${Math.max(...ids)} |`)
+      expect(row).toContain(`| ${state.organisations.length} (${archived(state.organisations)}) |`)
+      expect(row).toContain(`| ${state.credits.length} entries (${balance}) |`)
+      expect(row).toContain(`| ${state.members.filter((m) => m.role !== null).length}: `)
     }
   })
 
