@@ -7,12 +7,12 @@ import { ROLES, type Role } from '../../src/kernel/roles.ts'
 import type { UserRow } from '../../src/resources/me/rows.ts'
 import type { ApiClient } from '../support/api.ts'
 import { contracts } from '../support/contracts.ts'
-import { createTestMock, TEST_NOW, type TestMock } from '../support/mock.ts'
+import { createTestMock, NOW, type TestMock } from '../support/mock.ts'
 import { giveRecord } from '../support/rows.ts'
+import { singlePage } from '../support/wire.ts'
 
 type NewTeam = ReturnType<TestMock['newTeam']>
 
-const NOW = TEST_NOW.toISOString().replace(/\.\d+Z$/, 'Z')
 const FORBIDDEN = { message: 'This action is unauthorized.' }
 const UNAUTHENTICATED = { error: 'Unauthenticated.' }
 const UNKNOWN = 987_654_321
@@ -328,16 +328,7 @@ describe('assigned-only members (FACTS.md "Roles")', () => {
     expect((await api.post(`/clients/${w.client}/assignees`, [{ type: 'team_member', team_member: w.team.users['assigned-only'].id }])).status).toBe(201)
     const res = await w.team.api('assigned-only').get(`/organisations/${w.organisation}/clients`)
     expect(res.status).toBe(200)
-    expect(res.body).toEqual({
-      object: 'paginated_list',
-      data: [(await api.get(`/clients/${w.client}`)).body],
-      total: 1,
-      count: 1,
-      limit: 25,
-      current_page: 1,
-      total_pages: 1,
-      links: null,
-    })
+    expect(res.body).toEqual(singlePage([(await api.get(`/clients/${w.client}`)).body]))
     expect((await w.team.api('member').get(`/organisations/${w.organisation}/clients`)).body.total).toBe(2)
   })
 
@@ -409,16 +400,7 @@ describe('team administration: PATCH /team and GET /credits (owners and support 
     const [entry] = team.team.credits.all()
     const res = await team.api(role).get('/credits')
     expect(res.status).toBe(200)
-    expect(res.body).toEqual({
-      object: 'paginated_list',
-      data: [{ object: 'credit_history', id: entry?.id, credits: 500, reason: 'Initial credit purchase', created_at: NOW, causer: { id: team.users.owner.id, type: 'user' } }],
-      total: 1,
-      count: 1,
-      limit: 25,
-      current_page: 1,
-      total_pages: 1,
-      links: null,
-    })
+    expect(res.body).toEqual(singlePage([{ object: 'credit_history', id: entry?.id, credits: 500, reason: 'Initial credit purchase', created_at: NOW, causer: { id: team.users.owner.id, type: 'user' } }]))
   })
 
   it.each(['member', 'read-only', 'assigned-only'] as const)('the %s gets 403 on both, and the team is unchanged', async (role) => {

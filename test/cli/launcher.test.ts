@@ -1,12 +1,12 @@
 // bin/ivs-mock.js as a launcher: it runs dist/main.js, rebuilds it first when it is missing or older
 // than what it is built from, and says what to run when it cannot build. Every case works on a copy
 // of the project in a temporary folder, so the checkout's own dist/ is never touched.
-import { spawn } from 'node:child_process'
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { projectRoot } from '../../src/paths.ts'
+import { runToExit, type Finished } from '../support/process.ts'
 
 const COPIED = ['bin', 'src', 'contracts', 'fixtures', 'package.json', 'package-lock.json', 'tsconfig.json']
 const BUILD_TOOLS = ['tsx', 'esbuild', '@esbuild', '.bin']
@@ -45,22 +45,8 @@ function backdate(dir: string): void {
   utimesSync(join(dir, 'dist', 'main.js'), halfHourAgo, halfHourAgo)
 }
 
-function launch(dir: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(dir, 'bin', 'ivs-mock.js'), ...args])
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL')
-      reject(new Error(`ivs-mock ${args.join(' ')} did not exit within ${RUN_LIMIT_MS} ms: ${stderr}`))
-    }, RUN_LIMIT_MS)
-    child.on('exit', (code) => {
-      clearTimeout(timer)
-      resolve({ code, stdout, stderr })
-    })
-  })
+function launch(dir: string, args: string[]): Promise<Finished> {
+  return runToExit(join(dir, 'bin', 'ivs-mock.js'), args, { limitMs: RUN_LIMIT_MS })
 }
 
 const version = (JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { version: string }).version

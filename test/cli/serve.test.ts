@@ -6,15 +6,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
+import { runToExit, type Finished } from '../support/process.ts'
 
 const BIN = fileURLToPath(new URL('../../bin/ivs-mock.js', import.meta.url))
 const STARTUP_LIMIT_MS = 15_000
-
-interface Finished {
-  code: number | null
-  stdout: string
-  stderr: string
-}
 
 const running = new Set<ChildProcess>()
 afterEach(() => {
@@ -32,23 +27,7 @@ function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 
 /** Runs the CLI to completion (for commands that exit by themselves). */
 function run(args: string[], env: Record<string, string> = {}): Promise<Finished> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: cleanEnv(env) })
-    running.add(child)
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL')
-      reject(new Error(`ivs-mock ${args.join(' ')} did not exit within ${STARTUP_LIMIT_MS} ms`))
-    }, STARTUP_LIMIT_MS)
-    child.on('exit', (code) => {
-      clearTimeout(timer)
-      running.delete(child)
-      resolve({ code, stdout, stderr })
-    })
-  })
+  return runToExit(BIN, args, { env: cleanEnv(env), limitMs: STARTUP_LIMIT_MS, started: (child) => running.add(child) })
 }
 
 interface Server {

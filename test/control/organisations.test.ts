@@ -3,12 +3,10 @@
 // removes every client from the organisation (spec rule 9).
 import { describe, expect, it } from 'vitest'
 import type { ApiClient } from '../support/api.ts'
-import { createTestMock, TEST_NOW } from '../support/mock.ts'
+import { at, createTestMock, NOW } from '../support/mock.ts'
 import { assign, createOrganisation } from '../support/requests.ts'
 
-const NOW = TEST_NOW.toISOString().replace(/\.\d+Z$/, 'Z')
 const MINUTE = 60_000
-const at = (minutes: number) => new Date(TEST_NOW.getTime() + minutes * MINUTE).toISOString().replace(/\.\d+Z$/, 'Z')
 
 let emails = 0
 

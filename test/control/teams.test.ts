@@ -4,9 +4,8 @@
 import { describe, expect, it } from 'vitest'
 import { ROLES, type Role } from '../../src/kernel/roles.ts'
 import type { ApiClient } from '../support/api.ts'
-import { createTestMock, TEST_NOW, type TestMock } from '../support/mock.ts'
+import { createTestMock, NOW, type TestMock } from '../support/mock.ts'
 
-const NOW = TEST_NOW.toISOString().replace(/\.\d+Z$/, 'Z')
 const UNAUTHENTICATED = { error: 'Unauthenticated.' }
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 const SEEDED_TOKENS = ['ivs_acme_owner', 'ivs_globex_owner', 'ivs_initech_owner'] as const

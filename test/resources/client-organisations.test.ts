@@ -2,12 +2,11 @@
 // /clients/{id}/organisations (spec, Clients rule 6; FACTS.md "Status codes and bodies" and "Wire details").
 import { describe, expect, it } from 'vitest'
 import type { ApiClient, RequestOptions } from '../support/api.ts'
-import { createTestMock, TEST_NOW, type TestMock } from '../support/mock.ts'
+import { at, createTestMock, NOW, type TestMock } from '../support/mock.ts'
 import { assign, createOrganisation } from '../support/requests.ts'
+import { singlePage } from '../support/wire.ts'
 
-const NOW = TEST_NOW.toISOString().replace(/\.\d+Z$/, 'Z')
 const MINUTE = 60_000
-const at = (minutes: number) => new Date(TEST_NOW.getTime() + minutes * MINUTE).toISOString().replace(/\.\d+Z$/, 'Z')
 /** Links and action-list URLs are absolute; in-process requests are answered as http://localhost. */
 const BASE = 'http://localhost/api/v2'
 
@@ -274,16 +273,7 @@ describe('GET /clients/{id}/organisations', () => {
     await assign(api, `/organisations/${mine.id}/assignees`, [team.users['assigned-only'].id])
     const res = await restricted.get(`/clients/${client.id}/organisations`)
     expect(res.status).toBe(200)
-    expect(res.body).toEqual({
-      object: 'paginated_list',
-      data: [orgJson(mine.id, 'Mine Ltd', { assignees: [team.users['assigned-only'].id], clients: [client.id] })],
-      total: 1,
-      count: 1,
-      limit: 25,
-      current_page: 1,
-      total_pages: 1,
-      links: null,
-    })
+    expect(res.body).toEqual(singlePage([orgJson(mine.id, 'Mine Ltd', { assignees: [team.users['assigned-only'].id], clients: [client.id] })]))
   })
 
   it('answers 401 without a token', async () => {

@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import type { ApiClient, RequestOptions } from '../support/api.ts'
-import { createTestMock, TEST_NOW, type TestMock } from '../support/mock.ts'
+import { createTestMock, NOW, type TestMock } from '../support/mock.ts'
 import { fixture } from '../support/contracts.ts'
 import { assign, createOrganisation } from '../support/requests.ts'
 
-const NOW = TEST_NOW.toISOString().replace(/\.\d+Z$/, 'Z')
 const MINUTE = 60_000
 /** Links are absolute URLs; in-process requests are answered as http://localhost. */
 const BASE = 'http://localhost/api/v2/clients'

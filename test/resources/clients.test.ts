@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import type { ApiClient } from '../support/api.ts'
-import { createTestMock, TEST_NOW, type TestMock } from '../support/mock.ts'
+import { at, createTestMock, NOW, type TestMock } from '../support/mock.ts'
 import { ROLES, type Role } from '../../src/kernel/roles.ts'
 import { assign, createOrganisation } from '../support/requests.ts'
 import { giveRecord } from '../support/rows.ts'
 
-const NOW = TEST_NOW.toISOString().replace(/\.\d+Z$/, 'Z')
 const MINUTE = 60_000
 const LATER = '2026-07-01T12:01:00Z'
 
@@ -572,12 +571,12 @@ describe('PATCH /clients/{id}', () => {
     const transitions = ['pending', 'approved', 'rejected', 'pending', 'rejected', 'approved']
     for (const [index, status] of transitions.entries()) {
       mock.clock.advance(MINUTE)
-      const at = new Date(TEST_NOW.getTime() + (index + 1) * MINUTE).toISOString().replace(/\.\d+Z$/, 'Z')
+      const when = at(index + 1)
       const mark = mock.events.length
       const res = await team.api('member').patch(`/clients/${client.id}`, { status })
       expect(res.status).toBe(200)
-      expect(res.body).toEqual(annJson(client.id, { status, updated_at: at }))
-      expect(eventsSince(mock, mark)).toEqual([clientEvent(team, 'client.updated', client.id, at), clientEvent(team, 'client.status', client.id, at)])
+      expect(res.body).toEqual(annJson(client.id, { status, updated_at: when }))
+      expect(eventsSince(mock, mark)).toEqual([clientEvent(team, 'client.updated', client.id, when), clientEvent(team, 'client.status', client.id, when)])
     }
   })
 

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { ownsTeam } from '../../src/kernel/roles.ts'
 import { fixture } from '../support/contracts.ts'
-import { createTestMock, TEST_NOW, type TestMock } from '../support/mock.ts'
+import { createTestMock, NOW, type TestMock } from '../support/mock.ts'
 
-const NOW = TEST_NOW.toISOString().replace(/\.\d+Z$/, 'Z')
 
 interface CreditJson {
   object: 'credit_history'

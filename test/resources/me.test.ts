@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { createTestMock, TEST_NOW } from '../support/mock.ts'
+import { createTestMock, NOW } from '../support/mock.ts'
 
-const NOW = TEST_NOW.toISOString().replace(/\.\d+Z$/, 'Z')
 
 describe('GET /status', () => {
   it('answers 204 without a body for a valid token', async () => {

@@ -1,14 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import type { ApiClient, RequestOptions } from '../support/api.ts'
-import { createTestMock, TEST_NOW, type TestMock } from '../support/mock.ts'
+import { at, createTestMock, NOW, type TestMock } from '../support/mock.ts'
 import { fixture } from '../support/contracts.ts'
 import { ROLES, type Role } from '../../src/kernel/roles.ts'
 import { assign, createOrganisation } from '../support/requests.ts'
+import { singlePage } from '../support/wire.ts'
 
-const NOW = TEST_NOW.toISOString().replace(/\.\d+Z$/, 'Z')
 const MINUTE = 60_000
-/** The wire timestamp `minutes` after NOW. */
-const at = (minutes: number) => new Date(TEST_NOW.getTime() + minutes * MINUTE).toISOString().replace(/\.\d+Z$/, 'Z')
 /** Links and relation URLs are absolute; in-process requests are answered as http://localhost. */
 const BASE = 'http://localhost/api/v2'
 
@@ -1288,16 +1286,7 @@ describe('GET /organisations/{id}/clients', () => {
     await assign(api, `/clients/${mine.id}/assignees`, [team.users['assigned-only'].id])
     const res = await restricted.get(`/organisations/${organisation.id}/clients`)
     expect(res.status).toBe(200)
-    expect(res.body).toEqual({
-      object: 'paginated_list',
-      data: [(await restricted.get(`/clients/${mine.id}`)).body],
-      total: 1,
-      count: 1,
-      limit: 25,
-      current_page: 1,
-      total_pages: 1,
-      links: null,
-    })
+    expect(res.body).toEqual(singlePage([(await restricted.get(`/clients/${mine.id}`)).body]))
     expect(await ids(api, `/organisations/${organisation.id}/clients`)).toEqual([theirs.id, mine.id])
   })
 

@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest'
 import type { UserRow } from '../../src/resources/me/rows.ts'
 import { ROLES, type Role } from '../../src/kernel/roles.ts'
 import { fixture } from '../support/contracts.ts'
-import { createTestMock, TEST_NOW, type TestMock } from '../support/mock.ts'
+import { createTestMock, NOW, type TestMock } from '../support/mock.ts'
+import { singlePage } from '../support/wire.ts'
 
-const NOW = TEST_NOW.toISOString().replace(/\.\d+Z$/, 'Z')
 const MINUTE = 60_000
 
 function memberJson(user: Pick<UserRow, 'id' | 'name' | 'email'>, role: Role | null) {
@@ -44,10 +44,6 @@ function seededMembers(mock: TestMock, key: string) {
 /** A fresh team's members as GET /team/members lists them: one of every role, in the order they were made. */
 function freshMembers(users: Record<Role, UserRow>) {
   return ROLES.map((role) => memberJson(users[role], role))
-}
-
-function singlePage(data: unknown[], limit = 25) {
-  return { object: 'paginated_list', data, total: data.length, count: data.length, limit, current_page: 1, total_pages: 1, links: null }
 }
 
 describe('GET /team', () => {

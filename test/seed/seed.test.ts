@@ -11,9 +11,8 @@ import { checkWorldFixture, loadWorldFixture } from '../../src/seed/fixture.ts'
 import { addTeam, seedWorld } from '../../src/seed/index.ts'
 import { Store, WORLD_FORMAT, type TeamState } from '../../src/store/world.ts'
 import { contracts, fixture } from '../support/contracts.ts'
-import { createTestMock, TEST_NOW } from '../support/mock.ts'
+import { createTestMock, NOW, TEST_NOW } from '../support/mock.ts'
 
-const NOW = TEST_NOW.toISOString().replace(/\.\d+Z$/, 'Z')
 const EPOCH_DATE = fixture.epoch.slice(0, 10)
 const TODAY = NOW.slice(0, 10)
 

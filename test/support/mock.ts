@@ -1,7 +1,7 @@
 // A fresh, fully wired mock per test (in memory, frozen clock), sharing one seeded world template
 // per test file so seeding costs once.
 import { createApp } from '../../src/app.ts'
-import { createClock, type Clock } from '../../src/kernel/clock.ts'
+import { createClock, toTimestamp, type Clock } from '../../src/kernel/clock.ts'
 import { createEventBus, type DomainEvent } from '../../src/kernel/events.ts'
 import { createRandom } from '../../src/kernel/random.ts'
 import { addTeam, seedWorld, type NewTeamOptions } from '../../src/seed/index.ts'
@@ -12,6 +12,12 @@ import { contracts, fixture } from './contracts.ts'
 
 /** The mock's clock in tests: frozen at a fixed moment, after the seeded world's epoch. */
 export const TEST_NOW = new Date('2026-07-01T12:00:00Z')
+
+/** TEST_NOW as the API writes timestamps. */
+export const NOW = toTimestamp(TEST_NOW)
+
+/** The wire timestamp `minutes` after TEST_NOW (after mock.clock.advance of that many minutes). */
+export const at = (minutes: number) => toTimestamp(new Date(TEST_NOW.getTime() + minutes * 60_000))
 
 let template: WorldData | undefined
 

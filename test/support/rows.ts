@@ -1,9 +1,8 @@
 // Rows put straight into a team's state, for data whose endpoints are not served yet (records).
 // Replace with API calls once those endpoints exist.
 import type { Team } from '../../src/store/world.ts'
-import { TEST_NOW, type TestMock } from './mock.ts'
+import { NOW, type TestMock } from './mock.ts'
 
-const NOW = TEST_NOW.toISOString().replace(/\.\d+Z$/, 'Z')
 
 /** Gives a client a record. */
 export function giveRecord(mock: TestMock, team: Team, clientId: number): void {
