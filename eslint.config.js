@@ -27,23 +27,11 @@ export default tseslint.config(
     languageOptions: { globals: globals.node },
   },
   {
-    files: ['src/resources/**/routes.ts'],
+    files: ['src/resources/**/*.ts', 'src/control/**/*.ts'],
     rules: {
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector: "CallExpression[callee.object.name='c'][callee.property.name=/^(json|body|text)$/]",
-          message: 'Answer with json(c, ...) / noContent(c) from kernel/respond.ts (plain headers, rate-limit headers included).',
-        },
-      ],
-    },
-  },
-  {
-    files: ['src/resources/**/*.ts'],
-    ignores: ['src/resources/**/routes.ts'],
-    rules: {
-      // DESIGN.md: in a resource only routes.ts imports hono, and time and randomness come from the context.
-      'no-restricted-imports': ['error', { paths: [{ name: 'hono', message: 'Only routes.ts imports hono.' }] }],
+      // Handlers get typed input and return their answer (kernel/operation.ts), so no resource needs
+      // hono; time and randomness come from the context (DESIGN.md rule 6).
+      'no-restricted-imports': ['error', { patterns: [{ group: ['hono', 'hono/*'], message: 'Handlers return their answer; the gate in kernel/operation.ts speaks HTTP.' }] }],
       'no-restricted-syntax': [
         'error',
         { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: 'Use ctx.clock.' },

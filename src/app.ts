@@ -117,7 +117,7 @@ export function createApp(options: AppOptions): Hono<KernelEnv<RequestContext>> 
   serveOpenApi('/openapi.json', 'api')
   serveOpenApi(`${CONTROL_BASE}/openapi.json`, 'control')
   app.route(API_BASE, api)
-  app.route(CONTROL_BASE, control as unknown as Hono<KernelEnv<RequestContext>>)
+  app.route(CONTROL_BASE, control)
   app.notFound((c) => json(c, routeNotFound().body, 404))
   app.onError((error, c) => {
     const known = error instanceof HttpError ? error : undefined

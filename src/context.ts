@@ -1,7 +1,6 @@
 // What every operation handler and service receives: who is calling (from the token), their
 // team's isolated state, and the mock's shared services.
 import type { Clock } from './kernel/clock.ts'
-import type { KernelEnv } from './kernel/env.ts'
 import type { EventBus } from './kernel/events.ts'
 import type { Routes } from './kernel/operation.ts'
 import type { Random } from './kernel/random.ts'
@@ -28,7 +27,6 @@ export type RequestContext = Identity & Services
 /** What a change to one team's state needs: the shared services and the team (the control API has no caller). */
 export type TeamContext = Services & { team: Team }
 
-export type AppEnv = KernelEnv<RequestContext>
 export type AppRoutes = Routes<RequestContext>
 
 /** Publishes a fact about the caller's team, stamped with the mock's clock. */

@@ -48,19 +48,6 @@ export class Table<T extends { id: number }> implements Iterable<T> {
     return row
   }
 
-  /** Deletes every row that matches, in one pass over the array. */
-  deleteWhere(predicate: (row: T) => boolean): T[] {
-    const deleted = this.rows.filter(predicate)
-    if (deleted.length === 0) return deleted
-    const kept = this.rows.filter((row) => !predicate(row))
-    this.rows.splice(0, this.rows.length, ...kept)
-    for (const row of deleted) {
-      this.byId.delete(row.id)
-      for (const group of this.groups) group.remove(row)
-    }
-    return deleted
-  }
-
   /**
    * Rows grouped by a key that never changes once a row exists (a foreign id such as a record's
    * client), kept in step with the table.
