@@ -249,11 +249,32 @@ describe('GET /credits', () => {
       expect(res.body).toEqual({ object: 'paginated_list', data: [], total: 1, count: 0, limit: 25, current_page: 2, total_pages: 1, links: null })
     })
 
+    it('reads a page beyond 2^53 as Laravel does (an integer in PHP\'s range): an empty page, not a 422', async () => {
+      const api = createTestMock().newTeam().api()
+      const res = await api.get('/credits', { page: '9007199254740992' })
+      expect(res.status).toBe(200)
+      expect(res.body).toEqual({
+        object: 'paginated_list',
+        data: [],
+        total: 1,
+        count: 0,
+        limit: 25,
+        current_page: 9007199254740992,
+        total_pages: 1,
+        links: null,
+      })
+      const largest = await api.get('/credits', { page: '9223372036854775807' })
+      expect(largest.status).toBe(200)
+      expect(largest.body.data).toEqual([])
+    })
+
     it.each([
       [{ limit: 101 }, { limit: ['The limit field must not be greater than 100.'] }],
       [{ limit: 0 }, { limit: ['The limit field must be at least 1.'] }],
       [{ page: 0 }, { page: ['The page field must be at least 1.'] }],
       [{ page: 'two' }, { page: ['The page field must be an integer.'] }],
+      [{ page: '-9007199254740993' }, { page: ['The page field must be at least 1.'] }],
+      [{ page: '9223372036854775808' }, { page: ['The page field must be an integer.'] }],
     ])('refuses %j', async (query, errors) => {
       const res = await createTestMock().api().get('/credits', query)
       expect(res.status).toBe(422)
