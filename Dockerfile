@@ -24,4 +24,6 @@ COPY --from=build /app/dist ./dist
 USER node
 EXPOSE 4010
 HEALTHCHECK --interval=10s --timeout=3s --start-period=10s CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 4010) + '/openapi.json').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-CMD ["node", "--enable-source-maps", "dist/main.js", "serve", "--host", "0.0.0.0"]
+# Arguments of `docker run <image> ...` replace only the CMD: `serve --data /data/state.json` works.
+ENTRYPOINT ["node", "--enable-source-maps", "dist/main.js"]
+CMD ["serve", "--host", "0.0.0.0"]
