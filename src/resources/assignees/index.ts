@@ -1,2 +1,2 @@
-export { presentAssignee, presentAssigneesRelation } from './present.ts'
-export { addAssignees, assignCreator, removeAllAssignees, removeAssignee, replaceAssignees, type Assignable } from './service.ts'
+export { presentAssigneesRelation } from './present.ts'
+export { assignCreator } from './service.ts'

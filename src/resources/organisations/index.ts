@@ -1,3 +1,2 @@
-export { presentOrganisation } from './present.ts'
 export type { OrganisationRow } from './rows.ts'
 export { archiveOrganisation, getOrganisation, unarchiveOrganisation } from './service.ts'

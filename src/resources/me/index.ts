@@ -1,1 +1,0 @@
-export { presentUser } from './present.ts'
