@@ -27,7 +27,7 @@ export default tseslint.config(
     languageOptions: { globals: globals.node },
   },
   {
-    files: ['src/resources/**/*.ts', 'src/control/**/*.ts'],
+    files: ['src/resources/**/*.ts', 'src/control/**/*.ts', 'src/lifecycle/**/*.ts'],
     rules: {
       // Handlers get typed input and return their answer (kernel/operation.ts), so no resource needs
       // hono; time and randomness come from the context (DESIGN.md rule 6).

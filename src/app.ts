@@ -50,6 +50,7 @@ export function createApp(options: AppOptions): Hono<KernelEnv<RequestContext>> 
     clock,
     random: options.random,
     events: options.events,
+    scheduler: options.scheduler,
     behaviour: options.behaviour,
   }
   const routes = new Routes<RequestContext>(contracts, {
@@ -67,7 +68,9 @@ export function createApp(options: AppOptions): Hono<KernelEnv<RequestContext>> 
   })
   // A limit is shared by all tokens of one user on one team, separate per team (FACTS.md).
   const limit = rateLimiting<RequestContext>(limiter, () => clock.now().getTime(), (ctx) => `${ctx.user.id}:${ctx.team.id}`)
+  // Whatever fell due on the clock happens before the request sees the state.
   api.use('*', async (c, next) => {
+    options.scheduler.runDue()
     identify(c)
     limit(c)
     await next()
@@ -78,6 +81,7 @@ export function createApp(options: AppOptions): Hono<KernelEnv<RequestContext>> 
   controlRoutes(controlApi)
   const control = new Hono<KernelEnv<Services>>()
   control.use('*', async (c, next) => {
+    options.scheduler.runDue()
     c.set('principal', services)
     await next()
   })

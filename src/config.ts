@@ -8,6 +8,7 @@ export interface ServeConfig {
   seed: number | undefined
   data: string | undefined
   recordExpiryDays: number
+  checkDelay: number
   rateLimit: number
   rateLimitWindow: number
   clock: Date | undefined
@@ -69,6 +70,10 @@ export function serveOptions(): Option[] {
       .env('IVS_RECORD_EXPIRY_DAYS')
       .default(30)
       .argParser(integer('the record expiry', 1, 3650)),
+    new Option('--check-delay <seconds>', "seconds of the mock's clock between a client submitting a check and its result")
+      .env('IVS_CHECK_DELAY')
+      .default(60)
+      .argParser(integer('the check delay', 0, 31_536_000)),
     new Option('--rate-limit <requests>', 'requests allowed per user and team in each window')
       .env('IVS_RATE_LIMIT')
       .default(200)
@@ -94,6 +99,7 @@ export function toServeConfig(options: Record<string, unknown>): ServeConfig {
     seed: options.seed as number | undefined,
     data: options.data as string | undefined,
     recordExpiryDays: options.recordExpiryDays as number,
+    checkDelay: options.checkDelay as number,
     rateLimit: options.rateLimit as number,
     rateLimitWindow: options.rateLimitWindow as number,
     clock: options.clock as Date | undefined,

@@ -4,6 +4,7 @@ import type { Clock } from './kernel/clock.ts'
 import type { EventBus } from './kernel/events.ts'
 import type { Routes } from './kernel/operation.ts'
 import type { Random } from './kernel/random.ts'
+import type { Scheduler } from './kernel/scheduler.ts'
 import { forbidden, notFound } from './kernel/errors.ts'
 import { ownsTeam, seesOnlyAssigned } from './kernel/roles.ts'
 import type { Table } from './store/table.ts'
@@ -12,6 +13,8 @@ import type { Identity, Store, Team } from './store/world.ts'
 export interface Behaviour {
   /** Days until a new record expires when its create request names no expiry. */
   recordExpiryDays: number
+  /** Seconds between a client submitting a check and its result (src/lifecycle). */
+  checkDelaySeconds: number
 }
 
 export interface Services {
@@ -19,6 +22,8 @@ export interface Services {
   clock: Clock
   random: Random
   events: EventBus
+  /** Work due later on the mock's clock (check results, reminders, expiry). */
+  scheduler: Scheduler
   behaviour: Behaviour
 }
 

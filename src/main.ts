@@ -8,6 +8,7 @@ import { Contracts } from './contracts/load.ts'
 import { createClock } from './kernel/clock.ts'
 import { createEventBus } from './kernel/events.ts'
 import { createRandom } from './kernel/random.ts'
+import { createServices } from './services.ts'
 import { contractsDir, packageJsonPath } from './paths.ts'
 import { loadWorldFixture, type WorldFixture } from './seed/fixture.ts'
 import { seedWorld } from './seed/index.ts'
@@ -47,13 +48,16 @@ async function serve(config: ServeConfig): Promise<void> {
   const { store } = world
   // Mixing in how many ids were handed out keeps new uuids fresh after a restart with --data.
   const issued = Object.values(store.data.sequences).reduce((sum, n) => sum + (n ?? 0), 0)
-  const app = createApp({
-    contracts,
+  const services = createServices({
     store,
     clock,
     random: createRandom(store.data.seed + issued),
     events: createEventBus(),
-    behaviour: { recordExpiryDays: config.recordExpiryDays },
+    behaviour: { recordExpiryDays: config.recordExpiryDays, checkDelaySeconds: config.checkDelay },
+  })
+  const app = createApp({
+    ...services,
+    contracts,
     rateLimit: { limit: config.rateLimit, windowSeconds: config.rateLimitWindow },
     cors: config.cors,
     afterWrite: config.data ? () => world.save() : undefined,
@@ -84,7 +88,14 @@ async function serve(config: ServeConfig): Promise<void> {
     console.error(`ivs-mock: ${reason}`)
     process.exit(1)
   })
+  // The clock ticks with real time: what falls due (check results, expiry) happens within a second
+  // even when nobody calls. This timer only looks at the clock; the work is the scheduler's jobs.
+  const tick = setInterval(() => {
+    if (services.scheduler.runDue() > 0 && config.data) void world.save()
+  }, 1000)
+  tick.unref()
   const stop = (signal: string) => {
+    clearInterval(tick)
     console.log(`ivs-mock: ${signal}, stopping`)
     server.close()
     void world.save().finally(() => process.exit(0))

@@ -13,7 +13,7 @@ const DAY = 86_400_000
 
 /** The same world for the same fixture and seed, on every start. */
 export function seedWorld(fixture: WorldFixture, seed = fixture.seed): WorldData {
-  const data: WorldData = { format: WORLD_FORMAT, seed, sequences: {}, users: [], tokens: [], teams: [] }
+  const data: WorldData = { format: WORLD_FORMAT, seed, sequences: {}, users: [], tokens: [], teams: [], jobs: [] }
   const store = new Store(data)
   const epoch = new Date(fixture.epoch)
   const teamIds = new Map<string, number>()

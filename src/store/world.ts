@@ -6,12 +6,13 @@ import type { ClientRow } from '../resources/clients/rows.ts'
 import type { CreditRow } from '../resources/credits/rows.ts'
 import type { TokenRow, UserRow } from '../resources/me/rows.ts'
 import type { OrganisationRow } from '../resources/organisations/rows.ts'
-import type { RecordRow } from '../resources/records/rows.ts'
+import type { CheckRow, CorrectionRow, RecordDocumentRow, RecordRow, RecordTemplateRow, StepReviewRow } from '../resources/records/rows.ts'
+import type { JobRow } from '../kernel/scheduler.ts'
 import type { MemberRow, TeamRow } from '../resources/team/rows.ts'
 import { Table, type GroupIndex } from './table.ts'
 
 /** Bumped when the stored shape changes, so an old --data file is refused with a clear message. */
-export const WORLD_FORMAT = 2
+export const WORLD_FORMAT = 3
 
 /** One team's persisted state. */
 export interface TeamState {
@@ -21,11 +22,16 @@ export interface TeamState {
   organisations: OrganisationRow[]
   credits: CreditRow[]
   records: RecordRow[]
+  checks: CheckRow[]
+  step_reviews: StepReviewRow[]
+  record_documents: RecordDocumentRow[]
+  corrections: CorrectionRow[]
+  record_templates: RecordTemplateRow[]
 }
 
 /** A team with nothing in it yet. */
 export function newTeamState(team: TeamRow): TeamState {
-  return { team, members: [], clients: [], organisations: [], credits: [], records: [] }
+  return { team, members: [], clients: [], organisations: [], credits: [], records: [], checks: [], step_reviews: [], record_documents: [], corrections: [], record_templates: [] }
 }
 
 /** A team's state with its indexes. Change it only through its tables and methods. */
@@ -35,6 +41,14 @@ export class Team {
   readonly credits: Table<CreditRow>
   readonly records: Table<RecordRow>
   readonly recordsByClient: GroupIndex<number, RecordRow>
+  readonly checks: Table<CheckRow>
+  readonly stepReviews: Table<StepReviewRow>
+  readonly reviewsByStep: GroupIndex<number, StepReviewRow>
+  readonly recordDocuments: Table<RecordDocumentRow>
+  readonly documentsByRecord: GroupIndex<number, RecordDocumentRow>
+  readonly corrections: Table<CorrectionRow>
+  readonly correctionsByClient: GroupIndex<number, CorrectionRow>
+  readonly recordTemplates: Table<RecordTemplateRow>
   private readonly membersByUser = new Map<number, MemberRow>()
 
   constructor(readonly state: TeamState) {
@@ -43,6 +57,14 @@ export class Team {
     this.credits = new Table(state.credits)
     this.records = new Table(state.records)
     this.recordsByClient = this.records.groupBy((record) => record.client)
+    this.checks = new Table(state.checks)
+    this.stepReviews = new Table(state.step_reviews)
+    this.reviewsByStep = this.stepReviews.groupBy((review) => review.step)
+    this.recordDocuments = new Table(state.record_documents)
+    this.documentsByRecord = this.recordDocuments.groupBy((document) => document.record)
+    this.corrections = new Table(state.corrections)
+    this.correctionsByClient = this.corrections.groupBy((correction) => correction.client)
+    this.recordTemplates = new Table(state.record_templates)
     for (const member of state.members) this.membersByUser.set(member.user, member)
   }
 
@@ -82,6 +104,23 @@ export class Team {
     return left
   }
 
+  hasRecords(clientId: number): boolean {
+    return this.recordsByClient.get(clientId).length > 0
+  }
+
+  /** Deletes a client's records with everything that hangs off them (checks, reviews, documents, corrections). */
+  removeRecordsOf(clientId: number): void {
+    for (const record of [...this.recordsByClient.get(clientId)]) {
+      for (const step of record.steps) {
+        if (step.check !== null) this.checks.delete(step.check)
+        for (const review of [...this.reviewsByStep.get(step.id)]) this.stepReviews.delete(review.id)
+      }
+      for (const document of [...this.documentsByRecord.get(record.id)]) this.recordDocuments.delete(document.id)
+      this.records.delete(record.id)
+    }
+    for (const correction of [...this.correctionsByClient.get(clientId)]) this.corrections.delete(correction.id)
+  }
+
   addMember(user: number, role: Role | null, joinedAt: string): MemberRow {
     if (this.membersByUser.has(user)) throw new Error(`team ${this.id}: user ${user} is a member already`)
     const member: MemberRow = { user, role, joined_at: joinedAt }
@@ -92,7 +131,21 @@ export class Team {
 }
 
 /** Ids are unique across the whole service, like the real one's, so another team's id is a 404. */
-export type SequenceName = 'user' | 'team' | 'client' | 'organisation' | 'credit' | 'assignee' | 'record'
+export type SequenceName =
+  | 'user'
+  | 'team'
+  | 'client'
+  | 'organisation'
+  | 'credit'
+  | 'assignee'
+  | 'record'
+  | 'step'
+  | 'check'
+  | 'step_review'
+  | 'record_document'
+  | 'correction'
+  | 'record_template'
+  | 'job'
 
 export interface WorldData {
   format: typeof WORLD_FORMAT
@@ -101,6 +154,8 @@ export interface WorldData {
   users: UserRow[]
   tokens: TokenRow[]
   teams: TeamState[]
+  /** Work due later on the mock's clock (src/kernel/scheduler.ts). */
+  jobs: JobRow[]
 }
 
 export interface Identity {

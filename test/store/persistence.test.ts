@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createApp } from '../../src/app.ts'
+import { createServices } from '../../src/services.ts'
 import { createClock } from '../../src/kernel/clock.ts'
 import { createEventBus } from '../../src/kernel/events.ts'
 import { createRandom } from '../../src/kernel/random.ts'
@@ -144,14 +145,16 @@ describe('the app with a data file', () => {
     world = await openWorld({ file, build })
     afterWrite = vi.fn(() => world.save())
     const app = createApp({
-      contracts,
-      store: world.store,
-      clock: createClock({ start: TEST_NOW, frozen: true }),
-      random: createRandom(42),
-      events: createEventBus((error) => {
-        throw error
+      ...createServices({
+        store: world.store,
+        clock: createClock({ start: TEST_NOW, frozen: true }),
+        random: createRandom(42),
+        events: createEventBus((error) => {
+          throw error
+        }),
+        behaviour: { recordExpiryDays: 30, checkDelaySeconds: 60 },
       }),
-      behaviour: { recordExpiryDays: 30 },
+      contracts,
       rateLimit: { limit: 10_000, windowSeconds: 60 },
       afterWrite,
     })

@@ -4,6 +4,8 @@ import { createApp } from '../../src/app.ts'
 import { createClock, toTimestamp, type Clock } from '../../src/kernel/clock.ts'
 import { createEventBus, type DomainEvent } from '../../src/kernel/events.ts'
 import { createRandom } from '../../src/kernel/random.ts'
+import type { Scheduler } from '../../src/kernel/scheduler.ts'
+import { createServices } from '../../src/services.ts'
 import { addTeam, seedWorld, type NewTeamOptions } from '../../src/seed/index.ts'
 import { Store, type WorldData } from '../../src/store/world.ts'
 import type { Role } from '../../src/kernel/roles.ts'
@@ -31,6 +33,7 @@ export interface TestMock {
   app: ReturnType<typeof createApp>
   store: Store
   clock: Clock
+  scheduler: Scheduler
   /** Every event published since the mock was created. */
   events: DomainEvent[]
   /** An API client for a token (default: the seeded Acme owner). */
@@ -51,13 +54,10 @@ export function createTestMock(options: MockOptions = {}): TestMock {
   const events: DomainEvent[] = []
   bus.subscribe((event) => events.push(event))
   const random = createRandom(42)
+  const services = createServices({ store, clock, random, events: bus, behaviour: { recordExpiryDays: 30, checkDelaySeconds: 60 } })
   const app = createApp({
+    ...services,
     contracts,
-    store,
-    clock,
-    random,
-    events: bus,
-    behaviour: { recordExpiryDays: 30 },
     rateLimit: { limit: options.rateLimit ?? 10_000, windowSeconds: options.rateLimitWindowSeconds ?? 60 },
   })
   const api = (token = 'ivs_acme_owner') => new ApiClient(app, token)
@@ -65,6 +65,7 @@ export function createTestMock(options: MockOptions = {}): TestMock {
     app,
     store,
     clock,
+    scheduler: services.scheduler,
     events,
     api,
     control: new ApiClient(app, undefined, CONTROL),

@@ -1,3 +1,3 @@
-export { presentAddress, presentClient } from './present.ts'
-export type { AddressRow, ClientRow } from './rows.ts'
+export { presentAddress, presentClient, presentName } from './present.ts'
+export type { AddressRow, ClientRow, NameRow } from './rows.ts'
 export { addressFrom, findClient, getClient } from './service.ts'

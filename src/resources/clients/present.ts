@@ -1,5 +1,4 @@
 import type { RequestContext } from '../../context.ts'
-import { clientHasRecords } from '../records/index.ts'
 import { EMPTY_ADDRESS, type AddressRow, type ClientRow, type NameRow } from './rows.ts'
 import { canDeleteClient } from './rules.ts'
 
@@ -52,7 +51,7 @@ export function presentClient(ctx: RequestContext, client: ClientRow) {
     dob: client.dob,
     reference: client.reference,
     national_insurance_number: client.national_insurance_number,
-    is_deletable: canDeleteClient(ctx, clientHasRecords(ctx.team, client.id)),
+    is_deletable: canDeleteClient(ctx, ctx.team.hasRecords(client.id)),
     deletion_date: client.deletion_date,
     created_at: client.created_at,
     updated_at: client.updated_at,

@@ -5,7 +5,6 @@ import { seesOnlyAssigned } from '../../kernel/roles.ts'
 import { matchesSearch, searchWords } from '../../kernel/search.ts'
 import { sortRows, type SortAccessors } from '../../kernel/sort.ts'
 import { assignCreator } from '../assignees/index.ts'
-import { clientHasRecords, removeRecordsOfClient } from '../records/index.ts'
 import type { Team } from '../../store/world.ts'
 import { EMPTY_ADDRESS, type AddressRow, type ClientRow, type NameRow } from './rows.ts'
 import { canDeleteClient } from './rules.ts'
@@ -146,10 +145,10 @@ export function updateClient(ctx: RequestContext, client: ClientRow, input: Clie
 }
 
 export function deleteClient(ctx: RequestContext, client: ClientRow): void {
-  if (!canDeleteClient(ctx, clientHasRecords(ctx.team, client.id))) throw forbidden()
+  if (!canDeleteClient(ctx, ctx.team.hasRecords(client.id))) throw forbidden()
   ctx.team.clients.delete(client.id)
   ctx.team.removeClientFromOrganisations(client.id)
-  removeRecordsOfClient(ctx.team, client.id)
+  ctx.team.removeRecordsOf(client.id)
   emit(ctx, 'client.deleted', { client: client.id })
 }
 

@@ -1,9 +1,5 @@
-import type { Team } from '../../store/world.ts'
-
-export function clientHasRecords(team: Team, clientId: number): boolean {
-  return team.recordsByClient.get(clientId).length > 0
-}
-
-export function removeRecordsOfClient(team: Team, clientId: number): void {
-  for (const record of [...team.recordsByClient.get(clientId)]) team.records.delete(record.id)
-}
+export { recordChanged, publishRecord } from './events.ts'
+export { performUrl, presentRecord, presentStep } from './present.ts'
+export type { CheckRow, CorrectionRow, Outcome, RecordDocumentRow, RecordRow, StepReviewRow, StepRow } from './rows.ts'
+export { findRecord, getRecord } from './service.ts'
+export { isOpen, recordStatus } from './status.ts'

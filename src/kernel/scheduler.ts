@@ -1,0 +1,100 @@
+// Everything that happens later (check results, reminders, expiry; later scans and webhook
+// retries) is a job due at a moment of the mock's clock, never a real timer. Jobs are plain rows
+// kept in the world (so --data keeps them across restarts) and run when the clock reaches them:
+// before each request, when the control API advances the clock, and from the server's tick.
+import type { Clock } from './clock.ts'
+
+export interface JobRow {
+  id: number
+  /** What to do, e.g. check.result; a handler is registered per kind. */
+  kind: string
+  team: number
+  /** Id of what the job is about (a check, a record). */
+  subject: number
+  /** Epoch milliseconds on the mock's clock. */
+  due: number
+}
+
+export type JobHandler = (job: JobRow) => void
+
+/** A run that keeps finding due work this long is a bug (a job rescheduling itself at once), not load. */
+const MAX_JOBS_PER_RUN = 1_000_000
+
+export class Scheduler {
+  private readonly handlers = new Map<string, JobHandler>()
+
+  /** jobs: the world's persisted queue, kept sorted by due moment (then id). */
+  constructor(
+    private readonly jobs: JobRow[],
+    private readonly clock: Clock,
+    private readonly nextId: () => number,
+    private readonly onError: (error: unknown, job: JobRow) => void = (error) => console.error(error),
+  ) {}
+
+  on(kind: string, handler: JobHandler): void {
+    this.handlers.set(kind, handler)
+  }
+
+  schedule(kind: string, team: number, subject: number, due: Date): JobRow {
+    const job: JobRow = { id: this.nextId(), kind, team, subject, due: due.getTime() }
+    let low = 0
+    let high = this.jobs.length
+    while (low < high) {
+      const middle = (low + high) >>> 1
+      if ((this.jobs[middle] as JobRow).due <= job.due) low = middle + 1
+      else high = middle
+    }
+    this.jobs.splice(low, 0, job)
+    return job
+  }
+
+  /** Drops the jobs of a kind about a subject (a record's expiry moved, a reminder was switched off). */
+  cancel(kind: string, team: number, subject: number): void {
+    for (let index = this.jobs.length - 1; index >= 0; index--) {
+      const job = this.jobs[index] as JobRow
+      if (job.kind === kind && job.team === team && job.subject === subject) this.jobs.splice(index, 1)
+    }
+  }
+
+  /** The jobs waiting, soonest first (read-only). */
+  pending(): readonly JobRow[] {
+    return this.jobs
+  }
+
+  /** Runs every job due by now, each with the clock at its own moment. Returns how many ran. */
+  runDue(): number {
+    const first = this.jobs[0]
+    if (first === undefined) return 0
+    const now = this.clock.now().getTime()
+    if (first.due > now) return 0
+    const ran = this.runUntil(now)
+    this.clock.set(new Date(now))
+    return ran
+  }
+
+  /** Moves the clock forward, running each job as its moment comes. Returns how many ran. */
+  advance(milliseconds: number): number {
+    const target = this.clock.now().getTime() + milliseconds
+    const ran = this.runUntil(target)
+    this.clock.set(new Date(target))
+    return ran
+  }
+
+  private runUntil(moment: number): number {
+    let ran = 0
+    while (this.jobs.length > 0 && (this.jobs[0] as JobRow).due <= moment) {
+      if (++ran > MAX_JOBS_PER_RUN) throw new Error(`scheduler: more than ${MAX_JOBS_PER_RUN} jobs due at once`)
+      const job = this.jobs.shift() as JobRow
+      // Results, reminders and expiry carry the moment they were due, not the moment they ran.
+      this.clock.set(new Date(job.due))
+      const handler = this.handlers.get(job.kind)
+      try {
+        if (!handler) throw new Error(`scheduler: no handler for job kind ${job.kind}`)
+        handler(job)
+      } catch (error) {
+        this.onError(error, job)
+      }
+    }
+    return ran
+  }
+}

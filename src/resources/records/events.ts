@@ -1,0 +1,33 @@
+// The events a record publishes when it changes (FACTS.md "Webhooks"), in one place for the API,
+// the lifecycle engine and the control API alike.
+import { emit, type TeamContext } from '../../context.ts'
+import type { RecordRow } from './rows.ts'
+import { isFinished } from './status.ts'
+
+export function publishRecord(ctx: TeamContext, type: string, record: RecordRow): void {
+  emit(ctx, type, { record: record.id, client: record.client })
+}
+
+/**
+ * Something about the record or its steps changed: updated_at moves, record.updated is published,
+ * and record.finished once when it reaches an end (again only after it was reopened, e.g. by a
+ * later expiry).
+ */
+export function recordChanged(ctx: TeamContext, record: RecordRow): void {
+  const now = ctx.clock.timestamp()
+  record.updated_at = now
+  publishRecord(ctx, 'record.updated', record)
+  settleFinished(ctx, record)
+}
+
+/** Publishes record.finished when the record has just reached an end; forgets it when reopened. */
+export function settleFinished(ctx: TeamContext, record: RecordRow): void {
+  const now = ctx.clock.timestamp()
+  const finished = isFinished(ctx.team, record, now)
+  if (finished && record.finished_at === null) {
+    record.finished_at = now
+    publishRecord(ctx, 'record.finished', record)
+  } else if (!finished && record.finished_at !== null) {
+    record.finished_at = null
+  }
+}

@@ -1,0 +1,51 @@
+import type { RequestContext } from '../../context.ts'
+import { SURFACES } from '../../contracts/load.ts'
+import type { Expand } from '../../kernel/expand.ts'
+import { presentClient, presentName } from '../clients/index.ts'
+import type { RecordRow, StepRow } from './rows.ts'
+import { isOpen, recordStatus } from './status.ts'
+
+/** Where the client does the steps: a page of the mock itself, outside the API. */
+export function performUrl(baseUrl: string, record: RecordRow): string {
+  return `${baseUrl.slice(0, baseUrl.length - SURFACES.api.base.length)}/perform/${record.perform_token}`
+}
+
+/** A step as a record embeds it: every expandable collapsed (expansion is one level, FACTS.md). */
+export function presentStep(step: StepRow) {
+  return {
+    object: 'step' as const,
+    id: step.id,
+    type: step.type,
+    // As in the service's published examples, form steps show no preferences.
+    ...(step.type !== 'form' && { preferences: step.preferences }),
+    ...(step.check !== null && { check: step.check }),
+    ...(step.document !== null && { document: step.document }),
+    ...(step.form !== null && { form: step.form }),
+    cost: step.cost,
+    completed_at: step.completed_at,
+    review: step.review,
+  }
+}
+
+export function presentRecord(ctx: RequestContext, record: RecordRow, expand: Expand, baseUrl: string) {
+  const now = ctx.clock.timestamp()
+  const client = expand.has('client') ? ctx.team.clients.get(record.client) : undefined
+  return {
+    object: 'record' as const,
+    id: record.id,
+    status: recordStatus(ctx.team, record, now),
+    perform_url: isOpen(record, now) ? performUrl(baseUrl, record) : (false as const),
+    email: record.email,
+    client: client ? presentClient(ctx, client) : record.client,
+    name: presentName(record.name),
+    reference: record.reference,
+    steps: record.steps.map(presentStep),
+    has_reminders: record.has_reminders,
+    is_declaration_required: record.is_declaration_required,
+    created_at: record.created_at,
+    updated_at: record.updated_at,
+    expired_at: record.expired_at,
+    archived_at: record.archived_at,
+    declaration_confirmed_at: record.declaration_confirmed_at,
+  }
+}
