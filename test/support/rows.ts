@@ -1,13 +1,24 @@
-// Rows put straight into a team's state, for data whose endpoints are not served yet (records).
-// Replace with API calls once those endpoints exist.
+// Rows put straight into a team's state, for states that are slow to reach through the API (a
+// check with a given status, a record in any shape). Prefer the API where it serves the state.
+import type { CheckRow, RecordRow, StepRow } from '../../src/resources/records/index.ts'
 import type { Team } from '../../src/store/world.ts'
 import { NOW, type TestMock } from './mock.ts'
 
-/** Gives a client a record. */
-export function giveRecord(mock: TestMock, team: Team, clientId: number): void {
+export interface StepSetup {
+  type: StepRow['type']
+  preferences?: Record<string, unknown>
+  cost?: number
+  completed_at?: string | null
+  /** check.* steps: the check's fields. */
+  check?: Partial<Omit<CheckRow, 'id' | 'record' | 'step' | 'type'>>
+}
+
+/** Gives a client a record (no steps unless given); returns the stored row. */
+export function giveRecord(mock: TestMock, team: Team, clientId: number, setup: { steps?: StepSetup[] } & Partial<RecordRow> = {}): RecordRow {
   const client = team.clients.get(clientId)
   if (!client) throw new Error(`no client ${clientId}`)
-  team.records.insert({
+  const { steps = [], ...fields } = setup
+  const record: RecordRow = {
     id: mock.store.nextId('record'),
     client: clientId,
     created_by: null,
@@ -21,14 +32,50 @@ export function giveRecord(mock: TestMock, team: Team, clientId: number): void {
     is_declaration_required: false,
     steps: [],
     assignees: [],
-    perform_token: 'test',
+    perform_token: `test-${clientId}`,
     reviewed_at: null,
     emails: [],
     created_at: NOW,
     updated_at: NOW,
-    expired_at: NOW,
+    expired_at: '2026-08-01T12:00:00Z',
     archived_at: null,
     declaration_confirmed_at: null,
     finished_at: null,
-  })
+    ...fields,
+  }
+  for (const setupStep of steps) {
+    const step: StepRow = {
+      id: mock.store.nextId('step'),
+      type: setupStep.type,
+      preferences: setupStep.preferences ?? {},
+      cost: setupStep.cost ?? 0,
+      completed_at: setupStep.completed_at ?? null,
+      check: null,
+      document: null,
+      form: null,
+      review: null,
+    }
+    if (step.type.startsWith('check.')) {
+      const check: CheckRow = {
+        id: mock.store.nextId('check'),
+        record: record.id,
+        step: step.id,
+        type: step.type.slice('check.'.length),
+        status: 'pending',
+        outcome: null,
+        response: null,
+        allow_replay: false,
+        allow_cancel: false,
+        requires_consent: false,
+        submitted_at: null,
+        created_at: record.created_at,
+        updated_at: record.created_at,
+      }
+      Object.assign(check, setupStep.check)
+      team.checks.insert(check)
+      step.check = check.id
+    }
+    record.steps.push(step)
+  }
+  return team.records.insert(record)
 }
