@@ -1,7 +1,12 @@
 // The mock's control API under /_mock: what tests and demos need beyond the real API (DESIGN.md
 // rule 7). It goes through the same contracts, gate and services as the API; it has no caller,
 // so its context is the mock's services.
-import type { Services } from '../context.ts'
+import type { Services, TeamContext } from '../context.ts'
+import { toTimestamp } from '../kernel/clock.ts'
+import { NO_EXPAND } from '../kernel/expand.ts'
+import { completeRecord, type Submission } from '../lifecycle/engine.ts'
+import { JOBS } from '../lifecycle/schedule.ts'
+import { presentRecord, recordStatus, type RecordRow } from '../resources/records/index.ts'
 import { notFound } from '../kernel/errors.ts'
 import type { Routes } from '../kernel/operation.ts'
 import { ROLES, type Role } from '../kernel/roles.ts'
@@ -23,11 +28,33 @@ function findOrganisation(services: Services, params: { id: number }): { team: T
 
 const byRole = <T>(make: (role: Role) => T) => Object.fromEntries(ROLES.map((role) => [role, make(role)])) as Record<Role, T>
 
+/** Record ids are unique across teams, like organisation ids. */
+function findRecord(services: Services, params: { id: number }): TeamContext & { record: RecordRow } {
+  for (const team of services.store.allTeams()) {
+    const record = team.records.get(params.id)
+    if (record) return { ...services, team, record }
+  }
+  throw notFound('Record')
+}
+
+function presentClock(services: Services, jobsRun: number) {
+  const next = services.scheduler.pending()[0]
+  return {
+    object: 'mock_clock' as const,
+    now: services.clock.timestamp(),
+    frozen: services.clock.frozen,
+    jobs_run: jobsRun,
+    jobs_waiting: services.scheduler.pending().length,
+    next_job_at: next ? toTimestamp(new Date(next.due)) : null,
+  }
+}
+
 export function controlRoutes(routes: ControlRoutes): void {
   routes.handle('control.teams.create', ({ ctx, body }) => {
     const created = addTeam(ctx.store, ctx.random, ctx.clock.now(), {
       ...(body.name !== undefined && { name: body.name }),
       casesEnabled: body.cases,
+      declarationEnabled: body.declaration,
       ...(body.generate !== undefined && { generate: body.generate }),
     })
     return {
@@ -46,6 +73,41 @@ export function controlRoutes(routes: ControlRoutes): void {
   routes.handle('control.organisations.archive', { find: findOrganisation }, ({ ctx, found }) =>
     archiveOrganisation({ ...ctx, team: found.team }, found.organisation),
   )
+
+  routes.handle('control.records.get', { find: findRecord }, ({ ctx, found }) => {
+    const { team, record } = found
+    const checks = new Set(record.steps.map((step) => step.check))
+    const jobs = ctx.scheduler
+      .pending()
+      .filter((job) => job.team === team.id && (job.kind === JOBS.checkResult ? checks.has(job.subject) : job.subject === record.id))
+    return {
+      object: 'mock_record' as const,
+      record: record.id,
+      team: team.id,
+      status: recordStatus(team, record, ctx.clock.timestamp()),
+      emails: record.emails.map((email) => ({ kind: email.kind, to: record.email, sent_at: email.sent_at })),
+      jobs: jobs.map((job) => ({
+        kind: job.kind as 'check.result' | 'record.reminder' | 'record.expiry',
+        due_at: toTimestamp(new Date(job.due)),
+        check: job.kind === JOBS.checkResult ? job.subject : null,
+      })),
+    }
+  })
+
+  routes.handle('control.records.complete', { find: findRecord }, ({ found, body, baseUrl }) => {
+    const { record, ...ctx } = found
+    const submissions = new Map<number, Submission>()
+    for (const step of record.steps) {
+      const outcome = body.outcomes?.[String(step.id)] ?? body.outcome
+      submissions.set(step.id, { ...(outcome && { outcome }), ...(body.delay_seconds !== undefined && { delaySeconds: body.delay_seconds }) })
+    }
+    completeRecord(ctx, record, submissions)
+    return presentRecord(ctx, record, NO_EXPAND, baseUrl)
+  })
+
+  routes.handle('control.clock.get', ({ ctx }) => presentClock(ctx, 0))
+
+  routes.handle('control.clock.advance', ({ ctx, body }) => presentClock(ctx, ctx.scheduler.advance(body.seconds * 1000)))
 
   routes.handle('control.organisations.unarchive', { find: findOrganisation }, ({ ctx, found }) =>
     unarchiveOrganisation({ ...ctx, team: found.team }, found.organisation),

@@ -1,5 +1,108 @@
-import type { Services } from '../context.ts'
+// The verification lifecycle, top to bottom. A record is created by the API (records/service.ts)
+// with its expiry and reminders scheduled (schedule.ts). Then:
+//   1. The client completes steps (submitStep; the control API's complete does it for every open
+//      step). A check step's check becomes submitted, with its outcome decided (outcomes.ts).
+//   2. After the processing delay on the mock's clock (--check-delay), the check returns: its
+//      status follows the outcome and it gets a response.
+//   3. Every 2 days while the record has reminders and is open, a reminder is recorded.
+//   4. At expired_at, a record with steps left is finished (incomplete or empty).
+// Every change publishes record.updated, and record.finished once the record reaches an end
+// (records/events.ts); the record's status is derived from all of this (records/status.ts).
+import type { Services, TeamContext } from '../context.ts'
+import { invalidBody } from '../kernel/errors.ts'
+import type { JobRow } from '../kernel/scheduler.ts'
+import { recordChanged, settleFinished } from '../resources/records/events.ts'
+import type { CheckRow, Outcome, RecordRow, StepRow } from '../resources/records/rows.ts'
+import { isExpired, isOpen } from '../resources/records/status.ts'
+import { OUTCOME_STATUS, outcomeFor } from './outcomes.ts'
+import { JOBS, REMINDER_INTERVAL_MS, stopReminders } from './schedule.ts'
+
+export interface Submission {
+  /** Forces the outcome of this step's check. */
+  outcome?: Outcome
+  /** Seconds until the check's result (default: --check-delay). */
+  delaySeconds?: number
+}
+
+/** The client completes one step; a check step's check is submitted and its result scheduled. */
+export function submitStep(ctx: TeamContext, record: RecordRow, step: StepRow, submission: Submission = {}): void {
+  if (step.completed_at !== null) return
+  const now = ctx.clock.timestamp()
+  step.completed_at = now
+  const check = step.check === null ? undefined : ctx.team.checks.get(step.check)
+  if (!check) return
+  check.status = 'submitted'
+  check.submitted_at = now
+  check.updated_at = now
+  check.outcome = outcomeFor(check, step, record.email, submission.outcome)
+  if (check.outcome === null) return
+  const delay = (submission.delaySeconds ?? ctx.behaviour.checkDelaySeconds) * 1000
+  ctx.scheduler.schedule(JOBS.checkResult, ctx.team.id, check.id, new Date(ctx.clock.now().getTime() + delay))
+}
+
+/**
+ * What the control API's complete does: the client completes every open step at once, with an
+ * outcome per step where one is forced. A record that is archived, expired or done is a 422.
+ */
+export function completeRecord(ctx: TeamContext, record: RecordRow, submissions: ReadonlyMap<number, Submission> = new Map()): void {
+  const now = ctx.clock.timestamp()
+  if (record.archived_at !== null) throw invalidBody('The record is archived: its client can no longer complete steps.')
+  if (isExpired(record, now)) throw invalidBody('The record has expired: its client can no longer complete steps.')
+  if (!isOpen(record, now)) throw invalidBody('Every step of the record is already complete.')
+  for (const step of record.steps) submitStep(ctx, record, step, submissions.get(step.id))
+  stopReminders(ctx, record)
+  recordChanged(ctx, record)
+}
+
+/** The check's result is back: its status follows the outcome, and it gets a response. */
+function returnResult(ctx: TeamContext, check: CheckRow): void {
+  const record = ctx.team.records.get(check.record)
+  if (!record || check.status !== 'submitted' || check.outcome === null) return
+  const outcome = check.outcome
+  check.status = OUTCOME_STATUS[outcome]
+  check.response = outcome === 'failed' || outcome === 'paused' ? null : { object: 'check_response.other' }
+  check.updated_at = ctx.clock.timestamp()
+  recordChanged(ctx, record)
+}
+
+/** Recorded on the record (no email leaves the mock), then the next one planned. */
+function remind(ctx: TeamContext, record: RecordRow): void {
+  if (!record.has_reminders || !isOpen(record, ctx.clock.timestamp())) return
+  record.emails.push({ kind: 'reminder', sent_at: ctx.clock.timestamp() })
+  ctx.scheduler.schedule(JOBS.reminder, ctx.team.id, record.id, new Date(ctx.clock.now().getTime() + REMINDER_INTERVAL_MS))
+}
+
+function expire(ctx: TeamContext, record: RecordRow): void {
+  if (!isExpired(record, ctx.clock.timestamp())) return
+  stopReminders(ctx, record)
+  settleFinished(ctx, record)
+}
 
 export function registerLifecycle(services: Services): void {
-  void services
+  /** A job's team, unless it was dropped since (its jobs then do nothing). */
+  const inTeam = (work: (ctx: TeamContext, subject: number) => void) => (job: JobRow) => {
+    const team = services.store.team(job.team)
+    if (team) work({ ...services, team }, job.subject)
+  }
+  services.scheduler.on(
+    JOBS.checkResult,
+    inTeam((ctx, id) => {
+      const check = ctx.team.checks.get(id)
+      if (check) returnResult(ctx, check)
+    }),
+  )
+  services.scheduler.on(
+    JOBS.reminder,
+    inTeam((ctx, id) => {
+      const record = ctx.team.records.get(id)
+      if (record) remind(ctx, record)
+    }),
+  )
+  services.scheduler.on(
+    JOBS.expiry,
+    inTeam((ctx, id) => {
+      const record = ctx.team.records.get(id)
+      if (record) expire(ctx, record)
+    }),
+  )
 }

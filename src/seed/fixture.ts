@@ -20,6 +20,7 @@ export interface WorldFixture {
     tier: string
     is_support_enabled: boolean
     cases_enabled: boolean
+    declaration_enabled: boolean
     generate: GenerateCounts
   }>
   /** role null: the user has left the team (their tokens answer 401; they still show where assigned). */

@@ -1,5 +1,6 @@
 // Realistic generated data for one team: extra members, clients (with addresses, assignees,
-// references, statuses, deletion dates, some archived), organisations and credit history.
+// references, statuses, deletion dates, some archived), organisations, credit history, record
+// templates and records (records.ts).
 // Assigned-only members are always given some clients and organisations, so what they see is
 // never empty; members who left stay assigned where they were, as in the real service.
 // Everything comes from the given seeded faker and lies before `epoch`, so a seed always gives
@@ -13,12 +14,14 @@ import type { OrganisationRow } from '../resources/organisations/rows.ts'
 import { ownsTeam, seesOnlyAssigned } from '../kernel/roles.ts'
 import type { AssigneeRow, MemberRow } from '../resources/team/rows.ts'
 import type { Store, Team } from '../store/world.ts'
+import { generateRecords } from './records.ts'
 
 export interface GenerateCounts {
   members: number
   clients: number
   organisations: number
   credit_entries: number
+  records: number
 }
 
 const DAY = 86_400_000
@@ -268,4 +271,5 @@ export function generateTeamData(faker: Faker, store: Store, team: Team, domain:
   generateOrganisations(faker, store, team, counts.organisations, epoch)
   assignAssignedOnlyMembers(faker, store, team)
   generateCredits(faker, store, team, counts.credit_entries, epoch)
+  generateRecords(faker, store, team, counts.records, epoch)
 }

@@ -35,6 +35,7 @@ export function seedWorld(fixture: WorldFixture, seed = fixture.seed): WorldData
         tier: team.tier,
         is_support_enabled: team.is_support_enabled,
         cases_enabled: team.cases_enabled,
+        declaration_enabled: team.declaration_enabled,
         created_at: toTimestamp(created),
         updated_at: toTimestamp(faker.date.between({ from: created, to: epoch })),
         archived_at: null,
@@ -87,6 +88,8 @@ export function seedWorld(fixture: WorldFixture, seed = fixture.seed): WorldData
 export interface NewTeamOptions {
   name?: string
   casesEnabled?: boolean
+  /** The custom declaration feature (records may require a declaration); off by default. */
+  declarationEnabled?: boolean
   /** Generated data to add; by default a new team has no clients and one opening credit purchase. */
   generate?: Partial<GenerateCounts>
 }
@@ -116,6 +119,7 @@ export function addTeam(store: Store, random: Random, now: Date, options: NewTea
       tier: 'business',
       is_support_enabled: false,
       cases_enabled: options.casesEnabled ?? true,
+      declaration_enabled: options.declarationEnabled ?? false,
       created_at: at,
       updated_at: at,
       archived_at: null,
@@ -150,7 +154,7 @@ export function addTeam(store: Store, random: Random, now: Date, options: NewTea
     users[role] = user
     tokens[role] = token.token
   }
-  const counts = { members: 0, clients: 0, organisations: 0, credit_entries: 1, ...options.generate }
+  const counts = { members: 0, clients: 0, organisations: 0, credit_entries: 1, records: 0, ...options.generate }
   generateTeamData(faker, store, team, domain, counts, now)
   return { team, tokens, users, members }
 }

@@ -8,7 +8,6 @@ import type { UserRow } from '../../src/resources/me/rows.ts'
 import type { ApiClient } from '../support/api.ts'
 import { contracts } from '../support/contracts.ts'
 import { createTestMock, NOW, type TestMock } from '../support/mock.ts'
-import { giveRecord } from '../support/rows.ts'
 import { singlePage } from '../support/wire.ts'
 
 type NewTeam = ReturnType<TestMock['newTeam']>
@@ -35,6 +34,9 @@ interface World {
   other: number
   clientAssignee: number
   organisationAssignee: number
+  /** Another client, with a record; both have the same assignees. */
+  recordClient: number
+  record: number
 }
 
 /** One request per served operation that succeeds for the team's owner on a fresh World, with its success status. */
@@ -77,13 +79,23 @@ const REQUESTS: Record<string, { status: number; path: (w: World) => string; bod
   'organisations.assignees.replace': { status: 201, path: (w) => `/organisations/${w.organisation}/assignees`, body: (w) => [{ type: 'team_member', team_member: w.team.users.member.id }] },
   'organisations.assignees.deleteAll': { status: 204, path: (w) => `/organisations/${w.organisation}/assignees` },
   'organisations.assignees.delete': { status: 204, path: (w) => `/organisations/${w.organisation}/assignees/${w.organisationAssignee}` },
+  'records.list': { status: 200, path: () => '/records' },
+  'records.create': { status: 201, path: () => '/records', body: (w) => ({ client: w.client, steps: [{ type: 'check.identity' }], notification: false }) },
+  'records.get': { status: 200, path: (w) => `/records/${w.record}` },
+  'records.update': { status: 200, path: (w) => `/records/${w.record}`, body: () => ({ is_reviewed: true }) },
+  'records.archive': { status: 200, path: (w) => `/records/${w.record}/archive` },
+  'records.expire': { status: 200, path: (w) => `/records/${w.record}/expire` },
+  'clients.records.list': { status: 200, path: (w) => `/clients/${w.recordClient}/records` },
+  'templates.records.list': { status: 200, path: () => '/templates/records' },
 }
 
-/** The 404 of an operation whose path names an unknown client or organisation. */
-const notFoundOf = (id: string) => ({ error: id.startsWith('clients.') ? 'Client not found' : 'Organisation not found' })
+/** The 404 of an operation whose path names an unknown client, organisation or record. */
+const notFoundOf = (id: string) => ({ error: id.startsWith('clients.') ? 'Client not found' : id.startsWith('records.') ? 'Record not found' : 'Organisation not found' })
 
-/** Operations whose path names a client or an organisation. */
-const NAMING_A_RESOURCE = SERVED.filter((op) => op.pathParams.length > 0 && (op.id.startsWith('clients.') || op.id.startsWith('organisations.'))).map((op) => op.id)
+const UNKNOWNS = { client: UNKNOWN, recordClient: UNKNOWN, organisation: UNKNOWN, record: UNKNOWN }
+
+/** Operations whose path names a client, an organisation or a record. */
+const NAMING_A_RESOURCE = SERVED.filter((op) => op.pathParams.length > 0 && /^(clients|organisations|records)\./.test(op.id)).map((op) => op.id)
 
 /**
  * A fresh World; the client, both organisations and their assignees are made by the owner through
@@ -103,7 +115,15 @@ async function world(assigned: Role[] = []): Promise<World> {
     [`/clients/${client.body.id}`, `/organisations/${organisation.body.id}`, `/organisations/${other.body.id}`].map((path) => api.post(`${path}/assignees`, users)),
   )
   for (const res of assignees) expect(res.status, res.text).toBe(201)
+  const recordClient = await api.post('/clients', { name: { first_name: 'Rex', last_name: 'Lee' }, email: 'rex@example.com' })
+  expect((await api.post(`/clients/${recordClient.body.id}/assignees`, users)).status).toBe(201)
+  const record = await api.post('/records', { client: recordClient.body.id, steps: [{ type: 'check.identity' }, { type: 'check.watchlist' }], notification: 'email' })
+  expect(record.status, record.text).toBe(201)
+  const recordRow = mock.store.team(team.team.id)?.records.get(record.body.id)
+  for (const user of users) recordRow?.assignees.push({ id: mock.store.nextId('assignee'), user: user.team_member, created_at: NOW })
   return {
+    recordClient: recordClient.body.id,
+    record: record.body.id,
     mock,
     team,
     client: client.body.id,
@@ -176,7 +196,7 @@ describe('read-only members (FACTS.md "Roles")', () => {
   it.each(NAMING_A_RESOURCE.map((id) => [id] as const))('get 404 on %s naming an unknown id, before the role check', async (id) => {
     const w = await world()
     const before = snapshot(w.mock)
-    const res = await send(w.team.api('read-only'), id, { ...w, client: UNKNOWN, organisation: UNKNOWN })
+    const res = await send(w.team.api('read-only'), id, { ...w, ...UNKNOWNS })
     expect(res.status).toBe(404)
     expect(res.body).toEqual(notFoundOf(id))
     expectUnchanged(w.mock, before)
@@ -238,12 +258,12 @@ describe('assigned-only members (FACTS.md "Roles")', () => {
     expect(clients.length).toBeLessThan(acme?.clients.all().length ?? 0)
     expect(organisations.length).toBeGreaterThan(0)
     const api = mock.api('ivs_acme_assigned')
-    const owner = mock.api('ivs_acme_owner')
     const listed = await api.get('/clients', { limit: 100 })
     expect(listed.status).toBe(200)
     expect(listed.body).toEqual({
       object: 'paginated_list',
-      data: await Promise.all(clients.map(async (id) => (await owner.get(`/clients/${id}`)).body)),
+      // Aisha's own view of each: she may not delete a client with records, unlike the owner.
+      data: await Promise.all(clients.map(async (id) => (await api.get(`/clients/${id}`)).body)),
       total: clients.length,
       count: clients.length,
       limit: 100,
@@ -281,7 +301,7 @@ describe('assigned-only members (FACTS.md "Roles")', () => {
 
   it.each(NAMING_A_RESOURCE.map((id) => [id] as const))('get 404 on %s naming an unknown id', async (id) => {
     const w = await world()
-    const res = await send(w.team.api('assigned-only'), id, { ...w, client: UNKNOWN, organisation: UNKNOWN })
+    const res = await send(w.team.api('assigned-only'), id, { ...w, ...UNKNOWNS })
     expect(res.status).toBe(404)
     expect(res.body).toEqual(notFoundOf(id))
   })
@@ -300,6 +320,10 @@ describe('assigned-only members (FACTS.md "Roles")', () => {
         expect(res.body).toEqual({ ...owners.body, id: user.id, name: id === 'me.get' ? user.name : 'Renamed Person', email: user.email })
       } else if (id === 'team.me.get') {
         expect(res.body).toEqual(memberJson(user, 'assigned-only'))
+      } else if (id === 'clients.list') {
+        // Only an owner may delete a client with records (spec, Clients rule 1).
+        const withRecords = (client: { id: number; is_deletable: boolean }) => (client.id === twin.recordClient ? { ...client, is_deletable: false } : client)
+        expect(res.body).toEqual({ ...owners.body, data: owners.body.data.map(withRecords) })
       } else if (id === 'organisations.create') {
         // An assigned-only creator is assigned to what they create.
         expect(res.body).toEqual({ ...owners.body, assignees: [user.id] })
@@ -377,9 +401,9 @@ describe('assigned-only members (FACTS.md "Roles")', () => {
     const w = await world(['assigned-only'])
     const api = w.team.api('assigned-only')
     expect((await api.get(`/clients/${w.client}`)).body.is_deletable).toBe(true)
-    giveRecord(w.mock, w.team.team, w.client)
+    expect((await w.team.api().post('/records', { client: w.client, steps: [{ type: 'check.identity' }], notification: false })).status).toBe(201)
     expect((await api.get(`/clients/${w.client}`)).body.is_deletable).toBe(false)
-    expect((await api.get('/clients')).body.data.map((c: { is_deletable: boolean }) => c.is_deletable)).toEqual([false])
+    expect((await api.get('/clients')).body.data.map((c: { is_deletable: boolean }) => c.is_deletable)).toEqual([false, false])
   })
 })
 
@@ -498,7 +522,7 @@ describe('client deletion by role (spec, Clients rule 1; FACTS.md "Roles")', () 
 
   it.each(cases)('the %s deleting a client %s: allowed %s', async (role, records, allowed) => {
     const w = await world(['assigned-only'])
-    if (records === 'with records') giveRecord(w.mock, w.team.team, w.client)
+    if (records === 'with records') expect((await w.team.api().post('/records', { client: w.client, steps: [{ type: 'check.identity' }], notification: false })).status).toBe(201)
     const api = w.team.api(role)
     expect((await api.get(`/clients/${w.client}`)).body.is_deletable).toBe(allowed)
     const before = snapshot(w.mock)
@@ -509,7 +533,7 @@ describe('client deletion by role (spec, Clients rule 1; FACTS.md "Roles")', () 
       const gone = await w.team.api().get(`/clients/${w.client}`)
       expect(gone.status).toBe(404)
       expect(gone.body).toEqual({ error: 'Client not found' })
-      expect(w.team.team.records.all()).toEqual([])
+      expect(w.team.team.recordsByClient.get(w.client)).toEqual([])
     } else {
       expect(res.status).toBe(403)
       expect(res.body).toEqual(FORBIDDEN)

@@ -81,7 +81,8 @@ describe('bin/ivs-mock.js', () => {
     backdate(dir)
     rmSync(join(dir, 'src', 'kernel', 'unused.ts'))
     expect(await launch(dir, ['--version'])).toEqual(rebuilt('src/kernel'))
-  })
+    // Four builds in a row: generous on a busy two-core machine.
+  }, 90_000)
 
   it('refuses to start when the rebuild fails, naming the step and the problem, with exit 1', async () => {
     const dir = projectCopy({ buildTools: true })

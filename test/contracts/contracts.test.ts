@@ -2,7 +2,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { checkOperationFiles, Contracts } from '../../src/contracts/load.ts'
+import { checkOperationFiles, Contracts, SURFACES } from '../../src/contracts/load.ts'
 import { contractsDir } from '../../src/paths.ts'
 
 describe('contracts', () => {
@@ -44,10 +44,10 @@ describe('contracts', () => {
     }
   })
 
-  it('gives every method and path one operation only', () => {
+  it('gives every method and path one operation only (per surface: /api/v2 and /_mock)', () => {
     const seen = new Map<string, string>()
     for (const op of contracts.operations.values()) {
-      const key = `${op.method} ${op.path.replace(/\{[^}]+\}/g, '{}')}`
+      const key = `${op.method} ${SURFACES[op.surface].base}${op.path.replace(/\{[^}]+\}/g, '{}')}`
       expect(seen.get(key), `${op.id} and ${seen.get(key)} share ${key}`).toBeUndefined()
       seen.set(key, op.id)
     }

@@ -1,5 +1,5 @@
 export { recordChanged, publishRecord } from './events.ts'
 export { performUrl, presentRecord, presentStep } from './present.ts'
-export type { CheckRow, CorrectionRow, Outcome, RecordDocumentRow, RecordRow, StepReviewRow, StepRow } from './rows.ts'
+export type { CheckRow, CorrectionRow, Outcome, RecordDocumentRow, RecordRow, RecordTemplateRow, StepReviewRow, StepRow } from './rows.ts'
 export { findRecord, getRecord } from './service.ts'
 export { isOpen, recordStatus } from './status.ts'

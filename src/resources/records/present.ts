@@ -1,5 +1,5 @@
-import type { RequestContext } from '../../context.ts'
-import { SURFACES } from '../../contracts/load.ts'
+import type { RequestContext, TeamContext } from '../../context.ts'
+import type { RecordJson } from '../../contracts/generated.ts'
 import type { Expand } from '../../kernel/expand.ts'
 import { presentClient, presentName } from '../clients/index.ts'
 import type { RecordRow, StepRow } from './rows.ts'
@@ -7,7 +7,7 @@ import { isOpen, recordStatus } from './status.ts'
 
 /** Where the client does the steps: a page of the mock itself, outside the API. */
 export function performUrl(baseUrl: string, record: RecordRow): string {
-  return `${baseUrl.slice(0, baseUrl.length - SURFACES.api.base.length)}/perform/${record.perform_token}`
+  return `${baseUrl.slice(0, baseUrl.indexOf('/', baseUrl.indexOf('//') + 2))}/perform/${record.perform_token}`
 }
 
 /** A step as a record embeds it: every expandable collapsed (expansion is one level, FACTS.md). */
@@ -27,19 +27,21 @@ export function presentStep(step: StepRow) {
   }
 }
 
-export function presentRecord(ctx: RequestContext, record: RecordRow, expand: Expand, baseUrl: string) {
+/** ctx: the caller's (the control API has none, and never expands the client). */
+export function presentRecord(ctx: RequestContext | TeamContext, record: RecordRow, expand: Expand, baseUrl: string) {
   const now = ctx.clock.timestamp()
-  const client = expand.has('client') ? ctx.team.clients.get(record.client) : undefined
+  const client = expand.has('client') && 'member' in ctx ? ctx.team.clients.get(record.client) : undefined
   return {
     object: 'record' as const,
     id: record.id,
     status: recordStatus(ctx.team, record, now),
     perform_url: isOpen(record, now) ? performUrl(baseUrl, record) : (false as const),
     email: record.email,
-    client: client ? presentClient(ctx, client) : record.client,
+    client: client ? presentClient(ctx as RequestContext, client) : record.client,
     name: presentName(record.name),
     reference: record.reference,
-    steps: record.steps.map(presentStep),
+    // A record always has a step (the create body requires one).
+    steps: record.steps.map(presentStep) as RecordJson['steps'],
     has_reminders: record.has_reminders,
     is_declaration_required: record.is_declaration_required,
     created_at: record.created_at,

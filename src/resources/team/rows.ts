@@ -11,6 +11,8 @@ export interface TeamRow {
   is_support_enabled: boolean
   /** A legacy team works with clients and records only; cases answer 403 (spec). Not on the wire. */
   cases_enabled: boolean
+  /** The custom declaration feature: records may require the client's declaration. Not on the wire. */
+  declaration_enabled: boolean
   created_at: string
   updated_at: string
   archived_at: string | null

@@ -1,0 +1,33 @@
+import type { AppRoutes } from '../../context.ts'
+import { paginate } from '../../kernel/pagination.ts'
+import { findClient } from '../clients/index.ts'
+import { presentRecord } from './present.ts'
+import { archiveRecord, createRecord, expireRecord, findRecord, listRecords, updateRecord } from './service.ts'
+
+const record = { find: findRecord }
+
+export function recordsRoutes(routes: AppRoutes): void {
+  routes.handle('records.list', ({ ctx, query, url, expand, baseUrl }) =>
+    paginate(listRecords(ctx, query), query, url, (row) => presentRecord(ctx, row, expand, baseUrl)),
+  )
+
+  routes.handle('records.create', ({ ctx, body, expand, baseUrl }) => presentRecord(ctx, createRecord(ctx, body), expand, baseUrl))
+
+  routes.handle('records.get', record, ({ ctx, found, expand, baseUrl }) => presentRecord(ctx, found, expand, baseUrl))
+
+  routes.handle('records.update', record, ({ ctx, found, body, expand, baseUrl }) => presentRecord(ctx, updateRecord(ctx, found, body), expand, baseUrl))
+
+  routes.handle('records.archive', record, ({ ctx, found, expand, baseUrl }) => presentRecord(ctx, archiveRecord(ctx, found), expand, baseUrl))
+
+  routes.handle('records.expire', record, ({ ctx, found, expand, baseUrl }) => presentRecord(ctx, expireRecord(ctx, found), expand, baseUrl))
+
+  // A client's records, in the records list's default order (created_at, oldest first).
+  routes.handle('clients.records.list', { find: findClient }, ({ ctx, found, query, url, expand, baseUrl }) =>
+    paginate(
+      listRecords(ctx, { ...query, order_by: 'asc', sort_by: 'created_at' }, ctx.team.recordsByClient.get(found.id)),
+      query,
+      url,
+      (row) => presentRecord(ctx, row, expand, baseUrl),
+    ),
+  )
+}

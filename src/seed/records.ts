@@ -1,0 +1,204 @@
+// Seeded records and record templates, made by the same services the API uses and driven through
+// the lifecycle engine on a seed clock, so every seeded record is one the mock could have reached
+// itself: its status, checks, credits and expiry agree. Records land in every status. Those left
+// open (pending, started, waiting, paused) expire five years after they were made, so the seeded
+// lists keep every status for years whatever the mock's clock says; the others finished before
+// the seed's epoch.
+import type { Faker } from '@faker-js/faker'
+import type { RequestContext, Services } from '../context.ts'
+import type { StepInputJson } from '../contracts/generated.ts'
+import { createClock, toTimestamp } from '../kernel/clock.ts'
+import { createEventBus } from '../kernel/events.ts'
+import { createRandom } from '../kernel/random.ts'
+import { canWrite, type Role } from '../kernel/roles.ts'
+import { submitStep } from '../lifecycle/engine.ts'
+import type { Outcome, RecordRow, RecordTemplateRow } from '../resources/records/rows.ts'
+import { createRecord, setExpiry, updateRecord } from '../resources/records/service.ts'
+import type { MemberRow } from '../resources/team/rows.ts'
+import { createServices } from '../services.ts'
+import type { Store, Team } from '../store/world.ts'
+
+const MINUTE = 60_000
+const HOUR = 60 * MINUTE
+const DAY = 24 * HOUR
+const OPEN_FOR = 5 * 365 * DAY
+
+type Scenario = 'pending' | 'started' | 'waiting' | 'paused' | 'complete' | 'consider' | 'incomplete' | 'empty' | 'reviewed' | 'archived'
+
+const SCENARIOS: Array<{ weight: number; value: Scenario }> = [
+  { weight: 14, value: 'pending' },
+  { weight: 10, value: 'started' },
+  { weight: 8, value: 'waiting' },
+  { weight: 4, value: 'paused' },
+  { weight: 20, value: 'complete' },
+  { weight: 10, value: 'consider' },
+  { weight: 8, value: 'incomplete' },
+  { weight: 8, value: 'empty' },
+  { weight: 10, value: 'reviewed' },
+  { weight: 8, value: 'archived' },
+]
+
+/** Scenarios that end before the epoch need the record made at least an expiry period earlier. */
+const EXPIRING: ReadonlySet<Scenario> = new Set(['incomplete', 'empty'])
+
+const PHOTO_ID: StepInputJson = { type: 'check.photo_id', preferences: { report_type: 'standard', docs: ['passport', 'driving_licence'] } }
+const PROOF_OF_ADDRESS: StepInputJson = {
+  type: 'document.request',
+  preferences: { title: 'Proof of address', instructions: 'Upload a utility bill or bank statement from the last three months showing your name and address.' },
+}
+
+const STEP_SETS: StepInputJson[][] = [
+  [PHOTO_ID, { type: 'check.watchlist' }],
+  [PHOTO_ID, PROOF_OF_ADDRESS],
+  [{ type: 'check.identity' }, { type: 'check.watchlist' }, PROOF_OF_ADDRESS],
+  [PROOF_OF_ADDRESS, { type: 'check.criminal_record', preferences: { region: 'england', type: 'standard' } }],
+  [PHOTO_ID],
+]
+
+function templates(owner: number, at: string): Array<Omit<RecordTemplateRow, 'id'>> {
+  const base = { notification: 'email' as const, reminder: true, is_declaration_required: false, is_enabled: true, created_at: at, updated_at: at }
+  return [
+    {
+      ...base,
+      name: 'Right to work (UK)',
+      description: 'Photo ID with a right to work share code check and a watchlist screen, for new starters.',
+      steps: [{ type: 'check.photo_id', preferences: { report_type: 'standard', docs: ['passport'], right_to_work: 'GBR' } }, { type: 'check.watchlist', preferences: {} }],
+      message: 'Welcome aboard! Please confirm your right to work in the UK before your first day.',
+      assignees: [owner],
+    },
+    {
+      ...base,
+      name: 'Client onboarding (AML)',
+      description: 'Identity verification, sanctions and PEP screening, and proof of address for anti-money-laundering checks.',
+      steps: [
+        { type: 'check.identity', preferences: {} },
+        { type: 'check.watchlist', preferences: {} },
+        { type: 'document.request', preferences: PROOF_OF_ADDRESS.preferences as Record<string, unknown> },
+      ],
+      message: null,
+      assignees: [],
+    },
+    {
+      ...base,
+      name: 'Photo ID only',
+      description: 'A quick photo ID check with liveness, for returning clients.',
+      steps: [{ type: 'check.photo_id', preferences: { report_type: 'standard', docs: ['passport', 'driving_licence', 'national_id'], liveness: true } }],
+      message: null,
+      reminder: false,
+      assignees: [],
+    },
+  ]
+}
+
+/** The caller a seeded record is made by: a member who may write (an assigned-only one sometimes). */
+function creatorOf(services: Services, team: Team, member: MemberRow): RequestContext {
+  const user = services.store.user(member.user)
+  if (!user) throw new Error(`seed: no user ${member.user}`)
+  const token = { token: 'seed', name: 'seed', user: user.id, team: team.id, created_at: user.created_at, expires_at: null, revoked_at: null }
+  return { ...services, team, user, token, member: member as MemberRow & { role: Role } }
+}
+
+/** Moments from `from` to `to`, ascending, each at least `gap` after the one before. */
+function spacedMoments(faker: Faker, count: number, from: number, to: number, gap: number): number[] {
+  const moments = Array.from({ length: count }, () => faker.number.int({ min: from, max: to })).sort((a, b) => a - b)
+  for (let index = 1; index < moments.length; index++) moments[index] = Math.max(moments[index] as number, (moments[index - 1] as number) + gap)
+  return moments
+}
+
+/**
+ * `count` records (and the team's record templates) made before `epoch`. The team's credits must
+ * already be there: each record pays for its checks.
+ */
+export function generateRecords(faker: Faker, store: Store, team: Team, count: number, epoch: Date): void {
+  const writers = team.members.filter((member) => member.role !== null && canWrite(member.role) && member.role !== 'assumed')
+  const owner = writers.find((member) => member.role === 'owner') ?? writers[0]
+  if (!owner) return
+  const teamCreated = new Date(team.row.created_at).getTime()
+  // A team made just now (the control API) still gets a history: its records start 60 days back.
+  const firstMoment = Math.min(Math.max(teamCreated + DAY, epoch.getTime() - 240 * DAY), epoch.getTime() - 60 * DAY)
+  const clock = createClock({ start: new Date(firstMoment), frozen: true })
+  const services = createServices({
+    store,
+    clock,
+    random: createRandom(faker.number.int({ min: 0, max: 2 ** 31 })),
+    // Seeded history is not news: nothing is delivered for it.
+    events: createEventBus(),
+    behaviour: { recordExpiryDays: 30, checkDelaySeconds: 60 },
+  })
+  for (const template of templates(owner.user, toTimestamp(new Date(firstMoment)))) {
+    team.recordTemplates.insert({ id: store.nextId('record_template'), ...template })
+  }
+  const clients = team.clients.filter((client) => client.archived_at === null)
+  if (count === 0 || clients.length === 0) return
+
+  const scenarios = Array.from({ length: count }, () => faker.helpers.weightedArrayElement(SCENARIOS))
+  const latestExpiring = epoch.getTime() - 31 * DAY
+  const expiringMoments = spacedMoments(faker, scenarios.filter((s) => EXPIRING.has(s)).length, firstMoment, latestExpiring, 6 * HOUR)
+  const otherMoments = spacedMoments(faker, scenarios.filter((s) => !EXPIRING.has(s)).length, firstMoment, epoch.getTime() - DAY, 6 * HOUR)
+  const planned = scenarios
+    .map((scenario) => ({ scenario, at: (EXPIRING.has(scenario) ? expiringMoments.shift() : otherMoments.shift()) as number }))
+    .sort((a, b) => a.at - b.at)
+
+  for (const { scenario, at } of planned) {
+    services.scheduler.advance(Math.max(0, at - clock.now().getTime()))
+    const creator = creatorOf(services, team, faker.datatype.boolean(0.7) ? owner : faker.helpers.arrayElement(writers))
+    const client = faker.helpers.arrayElement(clients)
+    const steps = faker.helpers.arrayElement(STEP_SETS)
+    const useTemplate = faker.datatype.boolean(0.2)
+    let record: RecordRow
+    try {
+      record = createRecord(creator, {
+        client: client.id,
+        ...(useTemplate
+          ? { template: faker.helpers.arrayElement(team.recordTemplates.all()).id }
+          : { steps: steps as [StepInputJson, ...StepInputJson[]], notification: faker.helpers.arrayElement(['email', false] as const) }),
+      })
+    } catch {
+      continue // an assigned-only creator who cannot see the client, or credits run out: skip it
+    }
+    if (!EXPIRING.has(scenario)) setExpiry({ ...services, team }, record, toTimestamp(new Date(at + OPEN_FOR)))
+    drive(services, team, record, scenario, faker)
+  }
+  services.scheduler.advance(Math.max(0, epoch.getTime() - clock.now().getTime()))
+}
+
+/** Plays the client's and the team's part for a record, right after it was made. */
+function drive(services: Services, team: Team, record: RecordRow, scenario: Scenario, faker: Faker): void {
+  const ctx = { ...services, team }
+  const later = (minutes: number) => services.scheduler.advance(minutes * MINUTE)
+  const submitAll = (outcome?: Outcome, delaySeconds?: number) => {
+    later(faker.number.int({ min: 20, max: 180 }))
+    for (const step of record.steps) submitStep(ctx, record, step, { ...(outcome && { outcome }), ...(delaySeconds !== undefined && { delaySeconds }) })
+  }
+  switch (scenario) {
+    case 'pending':
+    case 'empty':
+      return
+    case 'started':
+    case 'incomplete':
+      later(faker.number.int({ min: 20, max: 180 }))
+      submitStep(ctx, record, record.steps[0] as RecordRow['steps'][number])
+      break
+    case 'waiting':
+      // A result still being worked on by the provider: due when the record would expire.
+      submitAll(undefined, Math.floor((new Date(record.expired_at).getTime() - services.clock.now().getTime()) / 1000) - 86_400)
+      break
+    case 'paused':
+      submitAll('paused')
+      break
+    case 'consider':
+      submitAll('consider')
+      break
+    case 'complete':
+    case 'reviewed':
+    case 'archived':
+      submitAll()
+      break
+  }
+  later(30)
+  const owner = team.members.find((member) => member.role === 'owner')
+  if (!owner || (scenario !== 'reviewed' && scenario !== 'archived')) return
+  later(faker.number.int({ min: 60, max: 240 }))
+  const reviewer = creatorOf(services, team, owner)
+  updateRecord(reviewer, record, scenario === 'reviewed' ? { is_reviewed: true } : { is_archived: true })
+}
