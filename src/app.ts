@@ -16,10 +16,13 @@ import { json } from './kernel/respond.ts'
 import { canWrite } from './kernel/roles.ts'
 import { assigneesRoutes } from './resources/assignees/routes.ts'
 import { clientsRoutes } from './resources/clients/routes.ts'
+import { correctionsRoutes } from './resources/corrections/routes.ts'
 import { creditsRoutes } from './resources/credits/routes.ts'
 import { meRoutes } from './resources/me/routes.ts'
 import { organisationsRoutes } from './resources/organisations/routes.ts'
+import { recordDocumentsRoutes } from './resources/record-documents/routes.ts'
 import { statusRoutes } from './resources/status/routes.ts'
+import { stepReviewsRoutes } from './resources/step-reviews/routes.ts'
 import { teamRoutes } from './resources/team/routes.ts'
 import { teamsRoutes } from './resources/teams/routes.ts'
 
@@ -36,7 +39,7 @@ export interface AppOptions extends Services {
   version?: string
 }
 
-const RESOURCE_ROUTES = [statusRoutes, meRoutes, teamRoutes, teamsRoutes, creditsRoutes, clientsRoutes, organisationsRoutes, assigneesRoutes]
+const RESOURCE_ROUTES = [statusRoutes, meRoutes, teamRoutes, teamsRoutes, creditsRoutes, clientsRoutes, organisationsRoutes, assigneesRoutes, stepReviewsRoutes, recordDocumentsRoutes, correctionsRoutes]
 
 const READ_ONLY_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
