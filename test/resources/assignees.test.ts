@@ -823,3 +823,28 @@ describe.each(PARENTS)('$name assignees: which error comes first for one assigne
     expect(known.body).toEqual(FORBIDDEN)
   })
 })
+
+describe('record assignees', () => {
+  it("are the record's own: its client's assignees neither give nor take access, and assigning publishes nothing", async () => {
+    const mock = createTestMock()
+    const team = mock.newTeam()
+    const api = team.api()
+    const record = await PARENTS[2]!.create(api, mock)
+    const stored = team.team.records.get(record)
+    const client = stored?.client as number
+    const mine = team.api('assigned-only')
+    const self = team.users['assigned-only'].id
+    const before = { events: mock.events.length, updated: stored?.updated_at }
+    expect((await api.post(`/clients/${client}/assignees`, items(self))).status).toBe(201)
+    expect((await mine.get(`/records/${record}/assignees`)).status).toBe(403)
+    expect((await api.post(`/records/${record}/assignees`, items(self, team.users.member.id))).status).toBe(201)
+    expect((await mine.get(`/records/${record}/assignees`)).status).toBe(200)
+    expect((await api.delete(`/clients/${client}/assignees`)).status).toBe(204)
+    const list = await mine.get(`/records/${record}/assignees`)
+    expect(list.status).toBe(200)
+    expect(list.body.data.map((row: { team_member: { id: number } }) => row.team_member.id)).toEqual([self, team.users.member.id])
+    expect(stored?.assignees.map((row) => row.user)).toEqual([self, team.users.member.id])
+    expect(mock.events).toHaveLength(before.events)
+    expect(stored?.updated_at).toBe(before.updated)
+  })
+})

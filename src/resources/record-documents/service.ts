@@ -77,7 +77,7 @@ export function completeRecordDocument(ctx: TeamContext, step: StepRow, attachme
   document.completed_at = now
   document.updated_at = now
   if (document.type !== 'sent') {
-    document.attachments.push(...attachments.filter((id) => !document.attachments.includes(id)))
+    for (const id of attachments) if (!document.attachments.includes(id)) document.attachments.push(id)
     return [document]
   }
   if (document.config === null || !('require_return' in document.config) || !document.config.require_return) return [document]
