@@ -16,11 +16,14 @@ import { json } from './kernel/respond.ts'
 import { canWrite } from './kernel/roles.ts'
 import { assigneesRoutes } from './resources/assignees/routes.ts'
 import { clientsRoutes } from './resources/clients/routes.ts'
+import { correctionsRoutes } from './resources/corrections/routes.ts'
 import { creditsRoutes } from './resources/credits/routes.ts'
 import { meRoutes } from './resources/me/routes.ts'
 import { organisationsRoutes } from './resources/organisations/routes.ts'
+import { recordDocumentsRoutes } from './resources/record-documents/routes.ts'
 import { recordsRoutes } from './resources/records/routes.ts'
 import { statusRoutes } from './resources/status/routes.ts'
+import { stepReviewsRoutes } from './resources/step-reviews/routes.ts'
 import { teamRoutes } from './resources/team/routes.ts'
 import { teamsRoutes } from './resources/teams/routes.ts'
 import { templatesRoutes } from './resources/templates/routes.ts'
@@ -38,7 +41,21 @@ export interface AppOptions extends Services {
   version?: string
 }
 
-const RESOURCE_ROUTES = [statusRoutes, meRoutes, teamRoutes, teamsRoutes, creditsRoutes, clientsRoutes, organisationsRoutes, assigneesRoutes, recordsRoutes, templatesRoutes]
+const RESOURCE_ROUTES = [
+  statusRoutes,
+  meRoutes,
+  teamRoutes,
+  teamsRoutes,
+  creditsRoutes,
+  clientsRoutes,
+  organisationsRoutes,
+  assigneesRoutes,
+  recordsRoutes,
+  templatesRoutes,
+  stepReviewsRoutes,
+  recordDocumentsRoutes,
+  correctionsRoutes,
+]
 
 const READ_ONLY_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 

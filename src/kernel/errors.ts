@@ -20,6 +20,12 @@ export const forbidden = () => new HttpError(403, { message: 'This action is una
 /** notFound('Client') -> 404 {"error": "Client not found"} */
 export const notFound = (resource: string) => new HttpError(404, { error: `${resource} not found` })
 
+/**
+ * notFoundMessage('Correction') -> 404 {"message": "Correction not found"}: the key the correction
+ * update uses for its 404s, unlike every other operation (FACTS.md "Wire details").
+ */
+export const notFoundMessage = (resource: string) => new HttpError(404, { message: `${resource} not found` })
+
 export const routeNotFound = () => new HttpError(404, { error: 'Not Found.' })
 
 export const notAllowed = (message: string) => new HttpError(405, { message })

@@ -11,6 +11,7 @@
 import type { Services, TeamContext } from '../context.ts'
 import { invalidBody } from '../kernel/errors.ts'
 import type { JobRow } from '../kernel/scheduler.ts'
+import { completeRecordDocument } from '../resources/record-documents/index.ts'
 import { recordChanged, settleFinished } from '../resources/records/events.ts'
 import type { CheckRow, Outcome, RecordRow, StepRow } from '../resources/records/rows.ts'
 import { isExpired, isOpen } from '../resources/records/status.ts'
@@ -29,6 +30,7 @@ export function submitStep(ctx: TeamContext, record: RecordRow, step: StepRow, s
   if (step.completed_at !== null) return
   const now = ctx.clock.timestamp()
   step.completed_at = now
+  if (step.document !== null) completeRecordDocument(ctx, step)
   const check = step.check === null ? undefined : ctx.team.checks.get(step.check)
   if (!check) return
   check.status = 'submitted'

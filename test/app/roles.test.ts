@@ -8,6 +8,8 @@ import type { UserRow } from '../../src/resources/me/rows.ts'
 import type { ApiClient } from '../support/api.ts'
 import { contracts } from '../support/contracts.ts'
 import { createTestMock, NOW, type TestMock } from '../support/mock.ts'
+import { proposeCorrection } from '../../src/resources/corrections/index.ts'
+import { giveRecord } from '../support/rows.ts'
 import { singlePage } from '../support/wire.ts'
 
 type NewTeam = ReturnType<TestMock['newTeam']>
@@ -34,13 +36,18 @@ interface World {
   other: number
   clientAssignee: number
   organisationAssignee: number
-  /** Another client, with a record; both have the same assignees. */
-  recordClient: number
+  /** With a record (world(..., true)): the client's record, its first step, an assignee of it, and a pending correction of the client on it. */
   record: number
+  step: number
+  recordAssignee: number
+  correction: number
 }
 
-/** One request per served operation that succeeds for the team's owner on a fresh World, with its success status. */
-const REQUESTS: Record<string, { status: number; path: (w: World) => string; body?: (w: World) => unknown }> = {
+/**
+ * One request per served operation that succeeds for the team's owner on a fresh World, with its
+ * success status; record: the World needs the client's record.
+ */
+const REQUESTS: Record<string, { status: number; path: (w: World) => string; body?: (w: World) => unknown; record?: true }> = {
   'status.get': { status: 204, path: () => '/status' },
   'me.get': { status: 200, path: () => '/me' },
   'me.update': { status: 200, path: () => '/me', body: () => ({ name: 'Renamed Person' }) },
@@ -79,29 +86,47 @@ const REQUESTS: Record<string, { status: number; path: (w: World) => string; bod
   'organisations.assignees.replace': { status: 201, path: (w) => `/organisations/${w.organisation}/assignees`, body: (w) => [{ type: 'team_member', team_member: w.team.users.member.id }] },
   'organisations.assignees.deleteAll': { status: 204, path: (w) => `/organisations/${w.organisation}/assignees` },
   'organisations.assignees.delete': { status: 204, path: (w) => `/organisations/${w.organisation}/assignees/${w.organisationAssignee}` },
-  'records.list': { status: 200, path: () => '/records' },
+  'clients.corrections.list': { status: 200, path: (w) => `/clients/${w.client}/corrections`, record: true },
+  'clients.corrections.update': { status: 200, path: (w) => `/clients/${w.client}/corrections/${w.correction}`, body: () => ({ status: 'accepted' }), record: true },
+  'records.steps.reviews.list': { status: 200, path: (w) => `/records/${w.record}/steps/${w.step}/reviews`, record: true },
+  'records.steps.reviews.create': { status: 201, path: (w) => `/records/${w.record}/steps/${w.step}/reviews`, body: () => ({ status: 'approved' }), record: true },
+  'records.documents.list': { status: 200, path: (w) => `/records/${w.record}/documents`, record: true },
+  'records.assignees.list': { status: 200, path: (w) => `/records/${w.record}/assignees`, record: true },
+  'records.assignees.add': { status: 201, path: (w) => `/records/${w.record}/assignees`, body: (w) => [{ type: 'team_member', team_member: w.team.users.member.id }], record: true },
+  'records.assignees.replace': { status: 201, path: (w) => `/records/${w.record}/assignees`, body: (w) => [{ type: 'team_member', team_member: w.team.users.member.id }], record: true },
+  'records.assignees.deleteAll': { status: 204, path: (w) => `/records/${w.record}/assignees`, record: true },
+  'records.assignees.delete': { status: 204, path: (w) => `/records/${w.record}/assignees/${w.recordAssignee}`, record: true },
+  'records.list': { status: 200, path: () => '/records', record: true },
   'records.create': { status: 201, path: () => '/records', body: (w) => ({ client: w.client, steps: [{ type: 'check.identity' }], notification: false }) },
-  'records.get': { status: 200, path: (w) => `/records/${w.record}` },
-  'records.update': { status: 200, path: (w) => `/records/${w.record}`, body: () => ({ is_reviewed: true }) },
-  'records.archive': { status: 200, path: (w) => `/records/${w.record}/archive` },
-  'records.expire': { status: 200, path: (w) => `/records/${w.record}/expire` },
-  'clients.records.list': { status: 200, path: (w) => `/clients/${w.recordClient}/records` },
+  'records.get': { status: 200, path: (w) => `/records/${w.record}`, record: true },
+  'records.update': { status: 200, path: (w) => `/records/${w.record}`, body: () => ({ is_reviewed: true }), record: true },
+  'records.archive': { status: 200, path: (w) => `/records/${w.record}/archive`, record: true },
+  'records.expire': { status: 200, path: (w) => `/records/${w.record}/expire`, record: true },
+  'clients.records.list': { status: 200, path: (w) => `/clients/${w.client}/records`, record: true },
   'templates.records.list': { status: 200, path: () => '/templates/records' },
 }
 
-/** The 404 of an operation whose path names an unknown client, organisation or record. */
-const notFoundOf = (id: string) => ({ error: id.startsWith('clients.') ? 'Client not found' : id.startsWith('records.') ? 'Record not found' : 'Organisation not found' })
+/** Whether the World of an operation's request needs the client's record. */
+const needsRecord = (id: string) => REQUESTS[id]?.record === true
 
-const UNKNOWNS = { client: UNKNOWN, recordClient: UNKNOWN, organisation: UNKNOWN, record: UNKNOWN }
+/** The 404 of an operation whose path names an unknown client, organisation or record (the correction update's says it under message: FACTS.md). */
+function notFoundOf(id: string) {
+  if (id === 'clients.corrections.update') return { message: 'Client not found' }
+  return { error: id.startsWith('clients.') ? 'Client not found' : id.startsWith('records.') ? 'Record not found' : 'Organisation not found' }
+}
 
 /** Operations whose path names a client, an organisation or a record. */
 const NAMING_A_RESOURCE = SERVED.filter((op) => op.pathParams.length > 0 && /^(clients|organisations|records)\./.test(op.id)).map((op) => op.id)
 
+/** Every id of a World unknown. */
+const unknownIds = (w: World): World => ({ ...w, client: UNKNOWN, organisation: UNKNOWN, record: UNKNOWN })
+
 /**
  * A fresh World; the client, both organisations and their assignees are made by the owner through
- * the API, with the given roles assigned to all three besides the owner.
+ * the API, with the given roles assigned to all three besides the owner (and to the record, when
+ * there is one).
  */
-async function world(assigned: Role[] = []): Promise<World> {
+async function world(assigned: Role[] = [], withRecord = false): Promise<World> {
   const mock = createTestMock()
   const team = mock.newTeam()
   const api = team.api()
@@ -115,15 +140,7 @@ async function world(assigned: Role[] = []): Promise<World> {
     [`/clients/${client.body.id}`, `/organisations/${organisation.body.id}`, `/organisations/${other.body.id}`].map((path) => api.post(`${path}/assignees`, users)),
   )
   for (const res of assignees) expect(res.status, res.text).toBe(201)
-  const recordClient = await api.post('/clients', { name: { first_name: 'Rex', last_name: 'Lee' }, email: 'rex@example.com' })
-  expect((await api.post(`/clients/${recordClient.body.id}/assignees`, users)).status).toBe(201)
-  const record = await api.post('/records', { client: recordClient.body.id, steps: [{ type: 'check.identity' }, { type: 'check.watchlist' }], notification: 'email' })
-  expect(record.status, record.text).toBe(201)
-  const recordRow = mock.store.team(team.team.id)?.records.get(record.body.id)
-  for (const user of users) recordRow?.assignees.push({ id: mock.store.nextId('assignee'), user: user.team_member, created_at: NOW })
-  return {
-    recordClient: recordClient.body.id,
-    record: record.body.id,
+  const w = {
     mock,
     team,
     client: client.body.id,
@@ -131,7 +148,17 @@ async function world(assigned: Role[] = []): Promise<World> {
     other: other.body.id,
     clientAssignee: assignees[0]?.body.data[0].id,
     organisationAssignee: assignees[1]?.body.data[0].id,
+    record: UNKNOWN,
+    step: UNKNOWN,
+    recordAssignee: UNKNOWN,
+    correction: UNKNOWN,
   }
+  if (!withRecord) return w
+  const record = giveRecord(mock, team.team, w.client, { steps: [{ type: 'check.identity' }, { type: 'document.request', preferences: { title: 'Payslip', instructions: 'Your latest payslip' } }] })
+  const recordAssignees = await api.post(`/records/${record.id}/assignees`, users)
+  expect(recordAssignees.status, recordAssignees.text).toBe(201)
+  const correction = proposeCorrection(mock.teamContext(team.team), record, { first_name: 'Anne', last_name: 'Leigh' })
+  return { ...w, record: record.id, step: record.steps[0]!.id, recordAssignee: recordAssignees.body.data[0].id, correction: correction.id }
 }
 
 function send(api: ApiClient, id: string, w: World) {
@@ -165,7 +192,7 @@ describe('the requests these tests send', () => {
   })
 
   it.each(SERVED.map((op) => [op.id] as const))('%s succeeds for the owner', async (id) => {
-    const w = await world()
+    const w = await world([], needsRecord(id))
     const res = await send(w.team.api(), id, w)
     expect(res.status, res.text).toBe(REQUESTS[id]?.status)
     expect(res.operation?.id).toBe(id)
@@ -174,7 +201,7 @@ describe('the requests these tests send', () => {
 
 describe('read-only members (FACTS.md "Roles")', () => {
   it.each(SERVED_WRITES.filter((id) => id !== 'me.update').map((id) => [id] as const))('get 403 on %s and nothing changes', async (id) => {
-    const w = await world(['read-only'])
+    const w = await world(['read-only'], needsRecord(id))
     const before = snapshot(w.mock)
     const res = await send(w.team.api('read-only'), id, w)
     expect(res.status).toBe(403)
@@ -194,16 +221,16 @@ describe('read-only members (FACTS.md "Roles")', () => {
   })
 
   it.each(NAMING_A_RESOURCE.map((id) => [id] as const))('get 404 on %s naming an unknown id, before the role check', async (id) => {
-    const w = await world()
+    const w = await world([], needsRecord(id))
     const before = snapshot(w.mock)
-    const res = await send(w.team.api('read-only'), id, { ...w, ...UNKNOWNS })
+    const res = await send(w.team.api('read-only'), id, unknownIds(w))
     expect(res.status).toBe(404)
     expect(res.body).toEqual(notFoundOf(id))
     expectUnchanged(w.mock, before)
   })
 
   it.each(SERVED_READS.filter((id) => id !== 'credits.list').map((id) => [id] as const))('may read with %s', async (id) => {
-    const w = await world()
+    const w = await world([], needsRecord(id))
     const user = w.team.users['read-only']
     const res = await send(w.team.api('read-only'), id, w)
     expect(res.status).toBe(REQUESTS[id]?.status)
@@ -291,7 +318,7 @@ describe('assigned-only members (FACTS.md "Roles")', () => {
   })
 
   it.each(NAMING_A_RESOURCE.map((id) => [id] as const))('get 403 on %s for what they are not assigned to, and nothing changes', async (id) => {
-    const w = await world()
+    const w = await world([], needsRecord(id))
     const before = snapshot(w.mock)
     const res = await send(w.team.api('assigned-only'), id, w)
     expect(res.status).toBe(403)
@@ -300,8 +327,8 @@ describe('assigned-only members (FACTS.md "Roles")', () => {
   })
 
   it.each(NAMING_A_RESOURCE.map((id) => [id] as const))('get 404 on %s naming an unknown id', async (id) => {
-    const w = await world()
-    const res = await send(w.team.api('assigned-only'), id, { ...w, ...UNKNOWNS })
+    const w = await world([], needsRecord(id))
+    const res = await send(w.team.api('assigned-only'), id, unknownIds(w))
     expect(res.status).toBe(404)
     expect(res.body).toEqual(notFoundOf(id))
   })
@@ -310,7 +337,7 @@ describe('assigned-only members (FACTS.md "Roles")', () => {
     'may use %s on what they are assigned to, with the answer the owner gets',
     async (id) => {
       // The owner's answer to the same request on an identical world (fresh mocks are deterministic).
-      const [w, twin] = [await world(['assigned-only']), await world(['assigned-only'])]
+      const [w, twin] = [await world(['assigned-only'], needsRecord(id)), await world(['assigned-only'], needsRecord(id))]
       expect(twin.team.users).toEqual(w.team.users)
       const user = structuredClone(w.team.users['assigned-only'])
       const res = await send(w.team.api('assigned-only'), id, w)
@@ -320,13 +347,11 @@ describe('assigned-only members (FACTS.md "Roles")', () => {
         expect(res.body).toEqual({ ...owners.body, id: user.id, name: id === 'me.get' ? user.name : 'Renamed Person', email: user.email })
       } else if (id === 'team.me.get') {
         expect(res.body).toEqual(memberJson(user, 'assigned-only'))
-      } else if (id === 'clients.list') {
-        // Only an owner may delete a client with records (spec, Clients rule 1).
-        const withRecords = (client: { id: number; is_deletable: boolean }) => (client.id === twin.recordClient ? { ...client, is_deletable: false } : client)
-        expect(res.body).toEqual({ ...owners.body, data: owners.body.data.map(withRecords) })
       } else if (id === 'organisations.create') {
         // An assigned-only creator is assigned to what they create.
         expect(res.body).toEqual({ ...owners.body, assignees: [user.id] })
+      } else if (id === 'records.steps.reviews.create') {
+        expect(res.body).toEqual({ ...owners.body, reviewed_by: user.id })
       } else {
         expect(res.body).toEqual(owners.body)
       }
@@ -401,9 +426,9 @@ describe('assigned-only members (FACTS.md "Roles")', () => {
     const w = await world(['assigned-only'])
     const api = w.team.api('assigned-only')
     expect((await api.get(`/clients/${w.client}`)).body.is_deletable).toBe(true)
-    expect((await w.team.api().post('/records', { client: w.client, steps: [{ type: 'check.identity' }], notification: false })).status).toBe(201)
+    giveRecord(w.mock, w.team.team, w.client)
     expect((await api.get(`/clients/${w.client}`)).body.is_deletable).toBe(false)
-    expect((await api.get('/clients')).body.data.map((c: { is_deletable: boolean }) => c.is_deletable)).toEqual([false, false])
+    expect((await api.get('/clients')).body.data.map((c: { is_deletable: boolean }) => c.is_deletable)).toEqual([false])
   })
 })
 
@@ -522,7 +547,7 @@ describe('client deletion by role (spec, Clients rule 1; FACTS.md "Roles")', () 
 
   it.each(cases)('the %s deleting a client %s: allowed %s', async (role, records, allowed) => {
     const w = await world(['assigned-only'])
-    if (records === 'with records') expect((await w.team.api().post('/records', { client: w.client, steps: [{ type: 'check.identity' }], notification: false })).status).toBe(201)
+    if (records === 'with records') giveRecord(w.mock, w.team.team, w.client)
     const api = w.team.api(role)
     expect((await api.get(`/clients/${w.client}`)).body.is_deletable).toBe(allowed)
     const before = snapshot(w.mock)
@@ -533,7 +558,7 @@ describe('client deletion by role (spec, Clients rule 1; FACTS.md "Roles")', () 
       const gone = await w.team.api().get(`/clients/${w.client}`)
       expect(gone.status).toBe(404)
       expect(gone.body).toEqual({ error: 'Client not found' })
-      expect(w.team.team.recordsByClient.get(w.client)).toEqual([])
+      expect(w.team.team.records.all()).toEqual([])
     } else {
       expect(res.status).toBe(403)
       expect(res.body).toEqual(FORBIDDEN)

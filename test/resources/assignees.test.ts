@@ -1,9 +1,10 @@
-// The assignee collections of clients and organisations (spec, Assignee object and Clients rule 5;
-// FACTS.md "Roles", "Wire details", "Status codes and bodies"): one module serves both parents,
-// so every test runs for each.
+// The assignee collections of clients, organisations and records (spec, Assignee object and
+// Clients rule 5; FACTS.md "Roles", "Wire details", "Status codes and bodies"): one module serves
+// every parent, so every test runs for each.
 import { describe, expect, it } from 'vitest'
 import type { ApiClient } from '../support/api.ts'
-import { createTestMock, type TestMock } from '../support/mock.ts'
+import { createTestMock, NOW, type TestMock } from '../support/mock.ts'
+import { giveRecord } from '../support/rows.ts'
 import { ROLES, type Role } from '../../src/kernel/roles.ts'
 import type { UserRow } from '../../src/resources/me/rows.ts'
 
@@ -17,11 +18,13 @@ const INVALID_MEMBER = ['The selected team member is invalid.']
 const EMPTY_PAGE = { object: 'paginated_list', data: [], total: 0, count: 0, limit: 25, current_page: 1, total_pages: 1, links: null }
 
 interface Parent {
-  /** The path segment: clients or organisations. */
-  name: 'clients' | 'organisations'
+  /** The path segment. */
+  name: 'clients' | 'organisations' | 'records'
   notFound: { error: string }
-  /** Creates one through the API and answers its id. */
-  create(api: ApiClient): Promise<number>
+  /** Creates one in the caller's team (through the API where it is served) and answers its id. */
+  create(api: ApiClient, mock: TestMock): Promise<number>
+  /** GET /<name>?assignee= is served. */
+  filterable: boolean
 }
 
 let made = 0
@@ -30,6 +33,7 @@ const PARENTS: Parent[] = [
   {
     name: 'clients',
     notFound: { error: 'Client not found' },
+    filterable: true,
     async create(api) {
       made += 1
       const res = await api.post('/clients', { name: { first_name: 'Ann', last_name: `Lee ${made}` }, email: `ann${made}@example.com` })
@@ -40,11 +44,25 @@ const PARENTS: Parent[] = [
   {
     name: 'organisations',
     notFound: { error: 'Organisation not found' },
+    filterable: true,
     async create(api) {
       made += 1
       const res = await api.post('/organisations', { name: `Lee Holdings ${made} Ltd` })
       expect(res.status, res.text).toBe(201)
       return res.body.id
+    },
+  },
+  {
+    name: 'records',
+    notFound: { error: 'Record not found' },
+    // GET /records comes with records themselves.
+    filterable: false,
+    /** A record of a new client of the caller's team (records are not created through the API here). */
+    async create(api, mock) {
+      const client = await PARENTS[0]!.create(api, mock)
+      const team = mock.store.resolveToken(api.token as string, () => NOW)?.team
+      if (!team) throw new Error('no team for the token')
+      return giveRecord(mock, team, client, { steps: [{ type: 'check.identity' }] }).id
     },
   },
 ]
@@ -86,7 +104,7 @@ describe.each(PARENTS)('$name assignees', (parent) => {
   async function setup() {
     const mock = createTestMock()
     const team = mock.newTeam()
-    const id = await parent.create(team.api())
+    const id = await parent.create(team.api(), mock)
     return { mock, team, id, api: team.api() }
   }
 
@@ -144,7 +162,7 @@ describe.each(PARENTS)('$name assignees', (parent) => {
       async function crowded() {
         const mock = createTestMock()
         const team = mock.newTeam({ generate: { members: 30 } })
-        const id = await parent.create(team.api())
+        const id = await parent.create(team.api(), mock)
         const users = team.team.members.map((member) => member.user)
         expect(users).toHaveLength(35)
         await add(team.api(), id, users)
@@ -474,8 +492,8 @@ describe.each(PARENTS)('$name assignees', (parent) => {
     })
 
     it(`leaves the assignees of other ${parent.name} alone`, async () => {
-      const { team, id, api } = await setup()
-      const other = await parent.create(api)
+      const { mock, team, id, api } = await setup()
+      const other = await parent.create(api, mock)
       await add(api, id, [team.users.owner.id])
       const kept = await add(api, other, [team.users.owner.id])
       expect((await api.delete(collection(id))).status).toBe(204)
@@ -502,7 +520,7 @@ describe.each(PARENTS)('$name assignees', (parent) => {
 
     it(`answers 404 Assignee not found for an unknown id, a user id, an assignee removed already and one of another ${parent.name}`, async () => {
       const { mock, team, id, api } = await setup()
-      const other = await parent.create(api)
+      const other = await parent.create(api, mock)
       const [foreign] = await add(api, other, [team.users.member.id])
       const [removed, kept] = await add(api, id, [team.users.member.id, team.users.owner.id])
       expect((await api.delete(`${collection(id)}/${removed as number}`)).status).toBe(204)
@@ -670,7 +688,7 @@ describe.each(PARENTS)('$name assignees', (parent) => {
     })
   })
 
-  describe(`GET /${parent.name}?assignee=`, () => {
+  describe.runIf(parent.filterable)(`GET /${parent.name}?assignee=`, () => {
     async function assignedTo(api: ApiClient, user: number): Promise<number[]> {
       const res = await api.get(`/${parent.name}`, { assignee: user, limit: 100 })
       expect(res.status, res.text).toBe(200)
@@ -678,8 +696,8 @@ describe.each(PARENTS)('$name assignees', (parent) => {
     }
 
     it('follows every change of the assignees', async () => {
-      const { team, id, api } = await setup()
-      const second = await parent.create(api)
+      const { mock, team, id, api } = await setup()
+      const second = await parent.create(api, mock)
       const { owner, member, assumed } = team.users
       expect(await assignedTo(api, member.id)).toEqual([])
       await add(api, id, [member.id, owner.id])
@@ -698,8 +716,8 @@ describe.each(PARENTS)('$name assignees', (parent) => {
     })
 
     it('shows an assigned-only member exactly what they are assigned to, as it changes', async () => {
-      const { team, id, api } = await setup()
-      const second = await parent.create(api)
+      const { mock, team, id, api } = await setup()
+      const second = await parent.create(api, mock)
       const mine = team.api('assigned-only')
       const listed = async () => {
         const res = await mine.get(`/${parent.name}`)
@@ -724,7 +742,7 @@ describe('organisation assignees on the organisation itself', () => {
     const mock = createTestMock()
     const team = mock.newTeam()
     const api = team.api()
-    const org = await PARENTS[1]!.create(api)
+    const org = await PARENTS[1]!.create(api, mock)
     expect((await api.get(`/organisations/${org}`)).body.assignees).toBeNull()
     expect((await api.post(`/organisations/${org}/assignees`, items(team.users.member.id, team.users.owner.id))).status).toBe(201)
     expect((await api.get(`/organisations/${org}`)).body.assignees).toEqual([team.users.member.id, team.users.owner.id])
@@ -759,7 +777,7 @@ describe('seeded Acme', () => {
       expect(res.status).toBe(200)
       expect(res.body.data).toContainEqual({ object: 'assignee', id: row?.id, type: 'team_member', team_member: teamMember(dan, null) })
     }
-    const fresh = await PARENTS[0]!.create(api)
+    const fresh = await PARENTS[0]!.create(api, mock)
     const res = await api.post(`/clients/${fresh}/assignees`, items(dan.id))
     expect(res.status).toBe(422)
     expect(res.body).toEqual({ '0.team_member': INVALID_MEMBER })
@@ -772,7 +790,7 @@ describe.each(PARENTS)('$name assignees: the value of team_member', (parent) => 
     async (_, value) => {
       const mock = createTestMock()
       const team = mock.newTeam()
-      const id = await parent.create(team.api())
+      const id = await parent.create(team.api(), mock)
       const before = snapshot(mock)
       const res = await team.api().post(`/${parent.name}/${id}/assignees`, [{ type: 'team_member', team_member: value }])
       expect(res.status).toBe(422)
@@ -784,7 +802,7 @@ describe.each(PARENTS)('$name assignees: the value of team_member', (parent) => 
   it('names no member when it is 0 or negative, like any unknown user, keyed by the item', async () => {
     const mock = createTestMock()
     const team = mock.newTeam()
-    const id = await parent.create(team.api())
+    const id = await parent.create(team.api(), mock)
     const res = await team.api().post(`/${parent.name}/${id}/assignees`, items(team.users.member.id, 0, -3))
     expect(res.status).toBe(422)
     expect(res.body).toEqual({ '1.team_member': INVALID_MEMBER, '2.team_member': INVALID_MEMBER })
@@ -795,7 +813,7 @@ describe.each(PARENTS)('$name assignees: which error comes first for one assigne
   it('answers 404 Assignee not found before a read-only 403, as Laravel binds both ids of the path first', async () => {
     const mock = createTestMock()
     const team = mock.newTeam()
-    const id = await parent.create(team.api())
+    const id = await parent.create(team.api(), mock)
     const unknown = await team.api('read-only').delete(`/${parent.name}/${id}/assignees/987654`)
     expect(unknown.status).toBe(404)
     expect(unknown.body).toEqual({ error: 'Assignee not found' })
@@ -803,5 +821,30 @@ describe.each(PARENTS)('$name assignees: which error comes first for one assigne
     const known = await team.api('read-only').delete(`/${parent.name}/${id}/assignees/${res.body.data[0].id}`)
     expect(known.status).toBe(403)
     expect(known.body).toEqual(FORBIDDEN)
+  })
+})
+
+describe('record assignees', () => {
+  it("are the record's own: its client's assignees neither give nor take access, and assigning publishes nothing", async () => {
+    const mock = createTestMock()
+    const team = mock.newTeam()
+    const api = team.api()
+    const record = await PARENTS[2]!.create(api, mock)
+    const stored = team.team.records.get(record)
+    const client = stored?.client as number
+    const mine = team.api('assigned-only')
+    const self = team.users['assigned-only'].id
+    const before = { events: mock.events.length, updated: stored?.updated_at }
+    expect((await api.post(`/clients/${client}/assignees`, items(self))).status).toBe(201)
+    expect((await mine.get(`/records/${record}/assignees`)).status).toBe(403)
+    expect((await api.post(`/records/${record}/assignees`, items(self, team.users.member.id))).status).toBe(201)
+    expect((await mine.get(`/records/${record}/assignees`)).status).toBe(200)
+    expect((await api.delete(`/clients/${client}/assignees`)).status).toBe(204)
+    const list = await mine.get(`/records/${record}/assignees`)
+    expect(list.status).toBe(200)
+    expect(list.body.data.map((row: { team_member: { id: number } }) => row.team_member.id)).toEqual([self, team.users.member.id])
+    expect(stored?.assignees.map((row) => row.user)).toEqual([self, team.users.member.id])
+    expect(mock.events).toHaveLength(before.events)
+    expect(stored?.updated_at).toBe(before.updated)
   })
 })

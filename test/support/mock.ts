@@ -7,8 +7,9 @@ import { createRandom } from '../../src/kernel/random.ts'
 import type { Scheduler } from '../../src/kernel/scheduler.ts'
 import { createServices } from '../../src/services.ts'
 import { addTeam, seedWorld, type NewTeamOptions } from '../../src/seed/index.ts'
-import { Store, type WorldData } from '../../src/store/world.ts'
+import { Store, type Team, type WorldData } from '../../src/store/world.ts'
 import type { Role } from '../../src/kernel/roles.ts'
+import type { Services, TeamContext } from '../../src/context.ts'
 import { ApiClient, CONTROL } from './api.ts'
 import { contracts, fixture } from './contracts.ts'
 
@@ -34,6 +35,10 @@ export interface TestMock {
   store: Store
   clock: Clock
   scheduler: Scheduler
+  /** The mock's services, for calling a service directly (what the lifecycle engine or the control API would). */
+  services: Services
+  /** A team's context for a service that changes one team's state (TeamContext). */
+  teamContext(team: Team): TeamContext
   /** Every event published since the mock was created. */
   events: DomainEvent[]
   /** An API client for a token (default: the seeded Acme owner). */
@@ -66,6 +71,8 @@ export function createTestMock(options: MockOptions = {}): TestMock {
     store,
     clock,
     scheduler: services.scheduler,
+    services,
+    teamContext: (team) => ({ ...services, team }),
     events,
     api,
     control: new ApiClient(app, undefined, CONTROL),

@@ -1,5 +1,6 @@
 // Rows put straight into a team's state, for states that are slow to reach through the API (a
 // check with a given status, a record in any shape). Prefer the API where it serves the state.
+import { createRecordDocuments } from '../../src/resources/record-documents/index.ts'
 import type { CheckRow, RecordRow, StepRow } from '../../src/resources/records/index.ts'
 import type { Team } from '../../src/store/world.ts'
 import { NOW, type TestMock } from './mock.ts'
@@ -13,8 +14,11 @@ export interface StepSetup {
   check?: Partial<Omit<CheckRow, 'id' | 'record' | 'step' | 'type'>>
 }
 
-/** Gives a client a record (no steps unless given); returns the stored row. */
-export function giveRecord(mock: TestMock, team: Team, clientId: number, setup: { steps?: StepSetup[] } & Partial<RecordRow> = {}): RecordRow {
+/**
+ * Gives a client a record (no steps unless given); returns the stored row. Document steps get
+ * their record documents, as record creation makes them.
+ */
+export function giveRecord(mock: TestMock, team: Team, clientId: number, setup: { steps?: StepSetup[] } & Partial<Omit<RecordRow, 'steps'>> = {}): RecordRow {
   const client = team.clients.get(clientId)
   if (!client) throw new Error(`no client ${clientId}`)
   const { steps = [], ...fields } = setup
@@ -77,5 +81,7 @@ export function giveRecord(mock: TestMock, team: Team, clientId: number, setup: 
     }
     record.steps.push(step)
   }
-  return team.records.insert(record)
+  team.records.insert(record)
+  createRecordDocuments(mock.teamContext(team), record)
+  return record
 }

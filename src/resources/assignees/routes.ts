@@ -1,9 +1,10 @@
-// The assignee collections of clients and organisations (records add theirs later): the same five
-// operations on each parent, over the rules in service.ts (spec, Clients rule 5; FACTS.md).
+// The assignee collections of clients, organisations and records: the same five operations on
+// each parent, over the rules in service.ts (spec, Clients rule 5; FACTS.md).
 import type { AppRoutes, RequestContext } from '../../context.ts'
 import { listObject, paginate } from '../../kernel/pagination.ts'
 import { getClient } from '../clients/index.ts'
 import { getOrganisation } from '../organisations/index.ts'
+import { getRecord } from '../records/index.ts'
 import { presentAssignee } from './present.ts'
 import { addAssignees, getAssignee, removeAllAssignees, removeAssignee, replaceAssignees, type Assignable } from './service.ts'
 import type { AssigneeRow } from '../team/rows.ts'
@@ -12,12 +13,14 @@ import type { AssigneeRow } from '../team/rows.ts'
 const ACTION_LIMIT = 100
 
 type Parent = Assignable & { id: number }
-/** The parent's id in the path: {id}, or {clientId} beside {assigneeId}. */
-type ParentParams = { id?: number; clientId?: number }
+/** The parent's id in the path: {id}, or {clientId} / {recordId} beside {assigneeId}. */
+type ParentParams = { id?: number; clientId?: number; recordId?: number }
 
 const PARENTS = [
   { name: 'clients', find: (ctx: RequestContext, params: ParentParams): Parent => getClient(ctx, (params.id ?? params.clientId) as number) },
   { name: 'organisations', find: (ctx: RequestContext, params: ParentParams): Parent => getOrganisation(ctx, params.id as number) },
+  // An assigned-only member manages only the records they see (assigned to them), like clients.
+  { name: 'records', find: (ctx: RequestContext, params: ParentParams): Parent => getRecord(ctx, (params.id ?? params.recordId) as number) },
 ] as const
 
 export function assigneesRoutes(routes: AppRoutes): void {

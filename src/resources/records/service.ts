@@ -7,6 +7,7 @@ import { sortRows, type SortAccessors } from '../../kernel/sort.ts'
 import { scheduleExpiry, scheduleReminders, stopReminders } from '../../lifecycle/schedule.ts'
 import { assignCreator } from '../assignees/index.ts'
 import type { ClientRow } from '../clients/index.ts'
+import { createRecordDocuments } from '../record-documents/index.ts'
 import { prepareSteps, type PreparedStep } from '../steps/index.ts'
 import type { AssigneeRow } from '../team/rows.ts'
 import { publishRecord, recordChanged } from './events.ts'
@@ -191,6 +192,7 @@ export function createRecord(ctx: RequestContext, input: RecordCreateJson): Reco
     finished_at: null,
   }
   record.steps = buildSteps(ctx, record, prepared, now)
+  createRecordDocuments(ctx, record)
   ctx.team.records.insert(record)
   scheduleExpiry(ctx, record)
   if (record.has_reminders) scheduleReminders(ctx, record)

@@ -1,0 +1,2 @@
+export { presentCorrection } from './present.ts'
+export { proposeCorrection, type ProposedName } from './service.ts'

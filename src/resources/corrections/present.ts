@@ -1,0 +1,22 @@
+import type { RequestContext } from '../../context.ts'
+import type { RecordJson } from '../../contracts/generated.ts'
+import { NO_EXPAND, type Expand } from '../../kernel/expand.ts'
+import { presentClient } from '../clients/index.ts'
+import { presentRecord, type CorrectionRow } from '../records/index.ts'
+
+/** client and record are ids; the client and the record (its own expandables collapsed) when expanded. */
+export function presentCorrection(ctx: RequestContext, correction: CorrectionRow, expand: Expand, baseUrl: string) {
+  const client = expand.has('client') ? ctx.team.clients.get(correction.client) : undefined
+  const record = expand.has('record') ? ctx.team.records.get(correction.record) : undefined
+  return {
+    object: 'client_correction' as const,
+    id: correction.id,
+    client: client ? presentClient(ctx, client) : correction.client,
+    // A record has at least one step, which presentRecord's array type does not say.
+    record: record ? (presentRecord(ctx, record, NO_EXPAND, baseUrl) as RecordJson) : correction.record,
+    status: correction.status,
+    correction: { ...correction.correction },
+    created_at: correction.created_at,
+    updated_at: correction.updated_at,
+  }
+}

@@ -1,0 +1,2 @@
+export { presentStepReview } from './present.ts'
+export { findRecordStep, reviewStatusOf } from './service.ts'
