@@ -19,6 +19,8 @@ import { clientsRoutes } from './resources/clients/routes.ts'
 import { creditsRoutes } from './resources/credits/routes.ts'
 import { meRoutes } from './resources/me/routes.ts'
 import { organisationsRoutes } from './resources/organisations/routes.ts'
+import { recordDownloadRoutes } from './resources/record-download/routes.ts'
+import { sdkTokenRoutes } from './resources/sdk-token/routes.ts'
 import { statusRoutes } from './resources/status/routes.ts'
 import { teamRoutes } from './resources/team/routes.ts'
 import { teamsRoutes } from './resources/teams/routes.ts'
@@ -36,7 +38,7 @@ export interface AppOptions extends Services {
   version?: string
 }
 
-const RESOURCE_ROUTES = [statusRoutes, meRoutes, teamRoutes, teamsRoutes, creditsRoutes, clientsRoutes, organisationsRoutes, assigneesRoutes]
+const RESOURCE_ROUTES = [statusRoutes, meRoutes, teamRoutes, teamsRoutes, creditsRoutes, clientsRoutes, organisationsRoutes, assigneesRoutes, recordDownloadRoutes, sdkTokenRoutes]
 
 const READ_ONLY_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
