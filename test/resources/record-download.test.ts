@@ -7,7 +7,6 @@ import { describe, expect, it } from 'vitest'
 import { API, checkResponse } from '../support/api.ts'
 import { createTestMock, NOW, TEST_NOW, type TestMock } from '../support/mock.ts'
 import { giveRecord } from '../support/rows.ts'
-import type { Team } from '../../src/store/world.ts'
 
 const FORBIDDEN = { message: 'This action is unauthorized.' }
 const NOT_FOUND = { error: 'Not Found.' }
@@ -63,7 +62,7 @@ async function setup() {
     reference: 'CL-000042',
   })
   expect(res.status, res.text).toBe(201)
-  return { mock, team, teamRow: team.team as Team, clientId: res.body.id as number }
+  return { mock, team, teamRow: team.team, clientId: res.body.id as number }
 }
 
 describe('GET /records/{id}/download', () => {

@@ -4,7 +4,6 @@ import type { Binary } from '../../kernel/binary.ts'
 import { forbidden, routeNotFound } from '../../kernel/errors.ts'
 import type { RecordRow } from '../records/index.ts'
 import { recordSummary } from './layout.ts'
-import { renderPdf } from './pdf.ts'
 
 /**
  * The record to download. Unlike GET /records/{id}, an unknown record (another team's included) is
@@ -19,6 +18,8 @@ function findDownload(ctx: RequestContext, params: { id: number }): RecordRow {
 }
 
 export async function recordPdf(ctx: RequestContext, record: RecordRow): Promise<Binary> {
+  // pdf-lib is loaded on the first download, not at start-up (it costs about 0.2 s to load).
+  const { renderPdf } = await import('./pdf.ts')
   const bytes = await renderPdf(
     recordSummary(ctx, record),
     { title: `Record ${record.id}`, author: ctx.team.row.name, subject: `Verification record ${record.id}`, date: ctx.clock.now() },
