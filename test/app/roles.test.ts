@@ -35,10 +35,22 @@ interface World {
   other: number
   clientAssignee: number
   organisationAssignee: number
+  /** The client's record, once an operation's prepare made it. */
+  record?: number
 }
 
-/** One request per served operation that succeeds for the team's owner on a fresh World, with its success status. */
-const REQUESTS: Record<string, { status: number; path: (w: World) => string; body?: (w: World) => unknown }> = {
+/** A record of the World's client, with the client's assignees (rows.ts: no records API yet). */
+function giveWorldRecord(w: World): void {
+  const client = w.team.team.clients.get(w.client)
+  const assignees = (client?.assignees ?? []).map((assignee) => ({ id: w.mock.store.nextId('assignee'), user: assignee.user, created_at: NOW }))
+  w.record = giveRecord(w.mock, w.team.team, w.client, { assignees, steps: [{ type: 'check.identity', cost: 1 }] }).id
+}
+
+/**
+ * One request per served operation that succeeds for the team's owner on a fresh World, with its
+ * success status; prepare adds what the operation needs to the World first (see prepared).
+ */
+const REQUESTS: Record<string, { status: number; path: (w: World) => string; body?: (w: World) => unknown; prepare?: (w: World) => void }> = {
   'status.get': { status: 204, path: () => '/status' },
   'me.get': { status: 200, path: () => '/me' },
   'me.update': { status: 200, path: () => '/me', body: () => ({ name: 'Renamed Person' }) },
@@ -77,7 +89,18 @@ const REQUESTS: Record<string, { status: number; path: (w: World) => string; bod
   'organisations.assignees.replace': { status: 201, path: (w) => `/organisations/${w.organisation}/assignees`, body: (w) => [{ type: 'team_member', team_member: w.team.users.member.id }] },
   'organisations.assignees.deleteAll': { status: 204, path: (w) => `/organisations/${w.organisation}/assignees` },
   'organisations.assignees.delete': { status: 204, path: (w) => `/organisations/${w.organisation}/assignees/${w.organisationAssignee}` },
+  'records.download': { status: 200, path: (w) => `/records/${w.record}/download`, prepare: giveWorldRecord },
+  'sdkToken.create': { status: 201, path: () => '/sdk_token', body: (w) => ({ record_id: w.record }), prepare: giveWorldRecord },
 }
+
+/** The World with what the operation's request needs (a record for record operations). */
+function prepared(w: World, id: string): World {
+  REQUESTS[id]?.prepare?.(w)
+  return w
+}
+
+/** The claims of an SDK token (a JWT), without checking it. */
+const claimsOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1] as string, 'base64url').toString('utf8'))
 
 /** The 404 of an operation whose path names an unknown client or organisation. */
 const notFoundOf = (id: string) => ({ error: id.startsWith('clients.') ? 'Client not found' : 'Organisation not found' })
@@ -145,7 +168,7 @@ describe('the requests these tests send', () => {
   })
 
   it.each(SERVED.map((op) => [op.id] as const))('%s succeeds for the owner', async (id) => {
-    const w = await world()
+    const w = prepared(await world(), id)
     const res = await send(w.team.api(), id, w)
     expect(res.status, res.text).toBe(REQUESTS[id]?.status)
     expect(res.operation?.id).toBe(id)
@@ -154,7 +177,7 @@ describe('the requests these tests send', () => {
 
 describe('read-only members (FACTS.md "Roles")', () => {
   it.each(SERVED_WRITES.filter((id) => id !== 'me.update').map((id) => [id] as const))('get 403 on %s and nothing changes', async (id) => {
-    const w = await world(['read-only'])
+    const w = prepared(await world(['read-only']), id)
     const before = snapshot(w.mock)
     const res = await send(w.team.api('read-only'), id, w)
     expect(res.status).toBe(403)
@@ -183,7 +206,7 @@ describe('read-only members (FACTS.md "Roles")', () => {
   })
 
   it.each(SERVED_READS.filter((id) => id !== 'credits.list').map((id) => [id] as const))('may read with %s', async (id) => {
-    const w = await world()
+    const w = prepared(await world(), id)
     const user = w.team.users['read-only']
     const res = await send(w.team.api('read-only'), id, w)
     expect(res.status).toBe(REQUESTS[id]?.status)
@@ -290,7 +313,7 @@ describe('assigned-only members (FACTS.md "Roles")', () => {
     'may use %s on what they are assigned to, with the answer the owner gets',
     async (id) => {
       // The owner's answer to the same request on an identical world (fresh mocks are deterministic).
-      const [w, twin] = [await world(['assigned-only']), await world(['assigned-only'])]
+      const [w, twin] = [prepared(await world(['assigned-only']), id), prepared(await world(['assigned-only']), id)]
       expect(twin.team.users).toEqual(w.team.users)
       const user = structuredClone(w.team.users['assigned-only'])
       const res = await send(w.team.api('assigned-only'), id, w)
@@ -300,6 +323,9 @@ describe('assigned-only members (FACTS.md "Roles")', () => {
         expect(res.body).toEqual({ ...owners.body, id: user.id, name: id === 'me.get' ? user.name : 'Renamed Person', email: user.email })
       } else if (id === 'team.me.get') {
         expect(res.body).toEqual(memberJson(user, 'assigned-only'))
+      } else if (id === 'sdkToken.create') {
+        // The token names who asked for it.
+        expect(claimsOf(res.body.token)).toEqual({ ...claimsOf(owners.body.token), user_id: user.id })
       } else if (id === 'organisations.create') {
         // An assigned-only creator is assigned to what they create.
         expect(res.body).toEqual({ ...owners.body, assignees: [user.id] })
