@@ -22,6 +22,8 @@ import { meRoutes } from './resources/me/routes.ts'
 import { organisationsRoutes } from './resources/organisations/routes.ts'
 import { recordDocumentsRoutes } from './resources/record-documents/routes.ts'
 import { recordsRoutes } from './resources/records/routes.ts'
+import { recordDownloadRoutes } from './resources/record-download/routes.ts'
+import { sdkTokenRoutes } from './resources/sdk-token/routes.ts'
 import { statusRoutes } from './resources/status/routes.ts'
 import { stepReviewsRoutes } from './resources/step-reviews/routes.ts'
 import { teamRoutes } from './resources/team/routes.ts'
@@ -55,6 +57,8 @@ const RESOURCE_ROUTES = [
   stepReviewsRoutes,
   recordDocumentsRoutes,
   correctionsRoutes,
+  recordDownloadRoutes,
+  sdkTokenRoutes,
 ]
 
 const READ_ONLY_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])

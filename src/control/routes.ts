@@ -11,6 +11,7 @@ import { notFound } from '../kernel/errors.ts'
 import type { Routes } from '../kernel/operation.ts'
 import { ROLES, type Role } from '../kernel/roles.ts'
 import { archiveOrganisation, unarchiveOrganisation, type OrganisationRow } from '../resources/organisations/index.ts'
+import { SDK_TOKEN_ALG, SDK_TOKEN_AUDIENCE, SDK_TOKEN_ISSUER, SDK_TOKEN_LIFETIME_SECONDS, sdkTokenKey } from '../resources/sdk-token/index.ts'
 import { presentMember, presentTeam } from '../resources/team/index.ts'
 import { addTeam } from '../seed/index.ts'
 import type { Team } from '../store/world.ts'
@@ -108,6 +109,15 @@ export function controlRoutes(routes: ControlRoutes): void {
   routes.handle('control.clock.get', ({ ctx }) => presentClock(ctx, 0))
 
   routes.handle('control.clock.advance', ({ ctx, body }) => presentClock(ctx, ctx.scheduler.advance(body.seconds * 1000)))
+
+  routes.handle('control.sdkToken.key', ({ ctx }) => ({
+    object: 'mock_sdk_token_key' as const,
+    alg: SDK_TOKEN_ALG,
+    issuer: SDK_TOKEN_ISSUER,
+    audience: SDK_TOKEN_AUDIENCE,
+    lifetime: SDK_TOKEN_LIFETIME_SECONDS,
+    jwk: sdkTokenKey(ctx.store).jwk,
+  }))
 
   routes.handle('control.organisations.unarchive', { find: findOrganisation }, ({ ctx, found }) =>
     unarchiveOrganisation({ ...ctx, team: found.team }, found.organisation),

@@ -104,14 +104,20 @@ const REQUESTS: Record<string, { status: number; path: (w: World) => string; bod
   'records.expire': { status: 200, path: (w) => `/records/${w.record}/expire`, record: true },
   'clients.records.list': { status: 200, path: (w) => `/clients/${w.client}/records`, record: true },
   'templates.records.list': { status: 200, path: () => '/templates/records' },
+  'records.download': { status: 200, path: (w) => `/records/${w.record}/download`, record: true },
+  'sdkToken.create': { status: 201, path: () => '/sdk_token', body: (w) => ({ record_id: w.record }), record: true },
 }
+
+/** The claims of an SDK token (a JWT), without checking it. */
+const claimsOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1] as string, 'base64url').toString('utf8'))
 
 /** Whether the World of an operation's request needs the client's record. */
 const needsRecord = (id: string) => REQUESTS[id]?.record === true
 
-/** The 404 of an operation whose path names an unknown client, organisation or record (the correction update's says it under message: FACTS.md). */
+/** The 404 of an operation whose path names an unknown client, organisation or record (FACTS.md quirks: the correction update's says it under message, the record download's is the generic one). */
 function notFoundOf(id: string) {
   if (id === 'clients.corrections.update') return { message: 'Client not found' }
+  if (id === 'records.download') return { error: 'Not Found.' }
   return { error: id.startsWith('clients.') ? 'Client not found' : id.startsWith('records.') ? 'Record not found' : 'Organisation not found' }
 }
 
@@ -347,6 +353,9 @@ describe('assigned-only members (FACTS.md "Roles")', () => {
         expect(res.body).toEqual({ ...owners.body, id: user.id, name: id === 'me.get' ? user.name : 'Renamed Person', email: user.email })
       } else if (id === 'team.me.get') {
         expect(res.body).toEqual(memberJson(user, 'assigned-only'))
+      } else if (id === 'sdkToken.create') {
+        // The token names who asked for it.
+        expect(claimsOf(res.body.token)).toEqual({ ...claimsOf(owners.body.token), user_id: user.id })
       } else if (id === 'organisations.create') {
         // An assigned-only creator is assigned to what they create.
         expect(res.body).toEqual({ ...owners.body, assignees: [user.id] })

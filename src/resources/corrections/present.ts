@@ -1,5 +1,4 @@
 import type { RequestContext } from '../../context.ts'
-import type { RecordJson } from '../../contracts/generated.ts'
 import { NO_EXPAND, type Expand } from '../../kernel/expand.ts'
 import { presentClient } from '../clients/index.ts'
 import { presentRecord, type CorrectionRow } from '../records/index.ts'
@@ -12,8 +11,7 @@ export function presentCorrection(ctx: RequestContext, correction: CorrectionRow
     object: 'client_correction' as const,
     id: correction.id,
     client: client ? presentClient(ctx, client) : correction.client,
-    // A record has at least one step, which presentRecord's array type does not say.
-    record: record ? (presentRecord(ctx, record, NO_EXPAND, baseUrl) as RecordJson) : correction.record,
+    record: record ? presentRecord(ctx, record, NO_EXPAND, baseUrl) : correction.record,
     status: correction.status,
     correction: { ...correction.correction },
     created_at: correction.created_at,

@@ -1,0 +1,33 @@
+// GET /records/{id}/download: the record as a PDF (FACTS.md "Methods and paths").
+import { canSee, type AppRoutes, type RequestContext } from '../../context.ts'
+import type { Binary } from '../../kernel/binary.ts'
+import { forbidden, routeNotFound } from '../../kernel/errors.ts'
+import type { RecordRow } from '../records/index.ts'
+import { recordSummary } from './layout.ts'
+
+/**
+ * The record to download. Unlike GET /records/{id}, an unknown record (another team's included) is
+ * the generic 404 {"error": "Not Found."} (FACTS.md, Wire details); an assigned-only member not
+ * assigned to it gets 403.
+ */
+function findDownload(ctx: RequestContext, params: { id: number }): RecordRow {
+  const record = ctx.team.records.get(params.id)
+  if (!record) throw routeNotFound()
+  if (!canSee(ctx, record)) throw forbidden()
+  return record
+}
+
+export async function recordPdf(ctx: RequestContext, record: RecordRow): Promise<Binary> {
+  // pdf-lib is loaded on the first download, not at start-up (it costs about 0.2 s to load).
+  const { renderPdf } = await import('./pdf.ts')
+  const bytes = await renderPdf(
+    recordSummary(ctx, record),
+    { title: `Record ${record.id}`, author: ctx.team.row.name, subject: `Verification record ${record.id}`, date: ctx.clock.now() },
+    'Made by the IVS mock: not a document of the real service.',
+  )
+  return { kind: 'binary', type: 'application/pdf', bytes, filename: `record-${record.id}.pdf` }
+}
+
+export function recordDownloadRoutes(routes: AppRoutes): void {
+  routes.handle('records.download', { find: findDownload }, ({ ctx, found }) => recordPdf(ctx, found))
+}
