@@ -20,6 +20,7 @@ import { creditsRoutes } from './resources/credits/routes.ts'
 import { meRoutes } from './resources/me/routes.ts'
 import { organisationsRoutes } from './resources/organisations/routes.ts'
 import { statusRoutes } from './resources/status/routes.ts'
+import { stepsRoutes } from './resources/steps/routes.ts'
 import { teamRoutes } from './resources/team/routes.ts'
 import { teamsRoutes } from './resources/teams/routes.ts'
 
@@ -36,7 +37,7 @@ export interface AppOptions extends Services {
   version?: string
 }
 
-const RESOURCE_ROUTES = [statusRoutes, meRoutes, teamRoutes, teamsRoutes, creditsRoutes, clientsRoutes, organisationsRoutes, assigneesRoutes]
+const RESOURCE_ROUTES = [statusRoutes, meRoutes, teamRoutes, teamsRoutes, creditsRoutes, clientsRoutes, organisationsRoutes, assigneesRoutes, stepsRoutes]
 
 const READ_ONLY_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 

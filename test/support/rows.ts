@@ -1,11 +1,14 @@
 // Rows put straight into a team's state, for states that are slow to reach through the API (a
 // check with a given status, a record in any shape). Prefer the API where it serves the state.
 import type { CheckRow, RecordRow, StepRow } from '../../src/resources/records/index.ts'
+import { completePreferences } from '../../src/resources/steps/index.ts'
 import type { Team } from '../../src/store/world.ts'
 import { NOW, type TestMock } from './mock.ts'
+import { MINIMAL_PREFERENCES } from './steps.ts'
 
 export interface StepSetup {
   type: StepRow['type']
+  /** Stored as given; left out, the type's minimal preferences completed with their defaults (as the API stores them). */
   preferences?: Record<string, unknown>
   cost?: number
   completed_at?: string | null
@@ -47,7 +50,7 @@ export function giveRecord(mock: TestMock, team: Team, clientId: number, setup: 
     const step: StepRow = {
       id: mock.store.nextId('step'),
       type: setupStep.type,
-      preferences: setupStep.preferences ?? {},
+      preferences: setupStep.preferences ?? (completePreferences(setupStep.type, MINIMAL_PREFERENCES[setupStep.type]) as Record<string, unknown>),
       cost: setupStep.cost ?? 0,
       completed_at: setupStep.completed_at ?? null,
       check: null,
