@@ -77,6 +77,8 @@ const REQUESTS: Record<string, { status: number; path: (w: World) => string; bod
   'organisations.assignees.replace': { status: 201, path: (w) => `/organisations/${w.organisation}/assignees`, body: (w) => [{ type: 'team_member', team_member: w.team.users.member.id }] },
   'organisations.assignees.deleteAll': { status: 204, path: (w) => `/organisations/${w.organisation}/assignees` },
   'organisations.assignees.delete': { status: 204, path: (w) => `/organisations/${w.organisation}/assignees/${w.organisationAssignee}` },
+  'steps.list': { status: 200, path: () => '/steps' },
+  'steps.validate': { status: 200, path: () => '/steps', body: () => ({ steps: [{ type: 'check.identity' }] }) },
 }
 
 /** The 404 of an operation whose path names an unknown client or organisation. */
