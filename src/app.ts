@@ -26,6 +26,7 @@ import { recordDownloadRoutes } from './resources/record-download/routes.ts'
 import { sdkTokenRoutes } from './resources/sdk-token/routes.ts'
 import { statusRoutes } from './resources/status/routes.ts'
 import { stepReviewsRoutes } from './resources/step-reviews/routes.ts'
+import { stepsRoutes } from './resources/steps/routes.ts'
 import { teamRoutes } from './resources/team/routes.ts'
 import { teamsRoutes } from './resources/teams/routes.ts'
 import { templatesRoutes } from './resources/templates/routes.ts'
@@ -59,6 +60,7 @@ const RESOURCE_ROUTES = [
   correctionsRoutes,
   recordDownloadRoutes,
   sdkTokenRoutes,
+  stepsRoutes,
 ]
 
 const READ_ONLY_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])

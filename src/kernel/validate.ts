@@ -7,7 +7,7 @@ import { invalid, invalidBody, type ValidationErrors } from './errors.ts'
 export type Query = Record<string, unknown>
 
 /** 'name.first_name' -> 'first name'; 'steps.0.type' -> 'type'. */
-function attributeName(path: string): string {
+export function attributeName(path: string): string {
   const named = path.split('.').filter((part) => !/^\d+$/.test(part))
   return (named.at(-1) ?? path).replace(/_/g, ' ')
 }
@@ -121,6 +121,8 @@ function describe(error: ErrorObject, data: unknown): [string, string] {
       return [path, `The ${attribute} field must be at least ${String(params.limit)}.`]
     case 'maximum':
       return [path, `The ${attribute} field must not be greater than ${String(params.limit)}.`]
+    case 'multipleOf':
+      return [path, `The ${attribute} field must be a multiple of ${String(params.multipleOf)}.`]
     case 'minItems':
       return [path, params.limit === 1 ? `The ${attribute} field is required.` : `The ${attribute} field must have at least ${String(params.limit)} items.`]
     case 'maxItems':

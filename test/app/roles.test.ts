@@ -106,6 +106,8 @@ const REQUESTS: Record<string, { status: number; path: (w: World) => string; bod
   'templates.records.list': { status: 200, path: () => '/templates/records' },
   'records.download': { status: 200, path: (w) => `/records/${w.record}/download`, record: true },
   'sdkToken.create': { status: 201, path: () => '/sdk_token', body: (w) => ({ record_id: w.record }), record: true },
+  'steps.list': { status: 200, path: () => '/steps' },
+  'steps.validate': { status: 200, path: () => '/steps', body: () => ({ steps: [{ type: 'check.identity' }] }) },
 }
 
 /** The claims of an SDK token (a JWT), without checking it. */

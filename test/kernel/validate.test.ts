@@ -226,6 +226,12 @@ describe('toValidationErrors: the message catalogue', () => {
       expect(errorsOf(body('clients.files.create'), { attachment: 0 })).toEqual({ attachment: ['The attachment field must be at least 1.'] })
     })
 
+    it('multipleOf', () => {
+      expect(errorsOf(schema('multiple-of', { days: { type: 'integer', multipleOf: 7 } }), { days: 10 })).toEqual({
+        days: ['The days field must be a multiple of 7.'],
+      })
+    })
+
     it('minItems 1 reads as required', () => {
       expect(errorsOf(body('webhooks.create'), { url: 'https://hooks.example.com/ivs', events: [] })).toEqual({
         events: ['The events field is required.'],

@@ -2,11 +2,14 @@
 // check with a given status, a record in any shape). Prefer the API where it serves the state.
 import { createRecordDocuments } from '../../src/resources/record-documents/index.ts'
 import type { CheckRow, RecordRow, StepRow } from '../../src/resources/records/index.ts'
+import { completePreferences } from '../../src/resources/steps/index.ts'
 import type { Team } from '../../src/store/world.ts'
 import { NOW, type TestMock } from './mock.ts'
+import { MINIMAL_PREFERENCES } from './steps.ts'
 
 export interface StepSetup {
   type: StepRow['type']
+  /** Stored as given; left out, the type's minimal preferences completed with their defaults (as the API stores them). */
   preferences?: Record<string, unknown>
   cost?: number
   completed_at?: string | null
@@ -51,7 +54,7 @@ export function giveRecord(mock: TestMock, team: Team, clientId: number, setup: 
     const step: StepRow = {
       id: mock.store.nextId('step'),
       type: setupStep.type,
-      preferences: setupStep.preferences ?? {},
+      preferences: setupStep.preferences ?? (completePreferences(setupStep.type, MINIMAL_PREFERENCES[setupStep.type]) as Record<string, unknown>),
       cost: setupStep.cost ?? 0,
       completed_at: setupStep.completed_at ?? null,
       check: null,

@@ -18,7 +18,13 @@ function transferConfig(preferences: Record<string, unknown>) {
   }
 }
 
-function documentFor(ctx: TeamContext, record: RecordRow, step: StepRow, now: string): RecordDocumentRow {
+/** What the step's preparation resolved for its document (name and attachments from the library or the request). */
+export interface DocumentSource {
+  name: string
+  attachments: number[]
+}
+
+function documentFor(ctx: TeamContext, record: RecordRow, step: StepRow, now: string, source: DocumentSource | undefined): RecordDocumentRow {
   const { preferences } = step
   const common = {
     id: ctx.store.nextId('record_document'),
@@ -32,16 +38,16 @@ function documentFor(ctx: TeamContext, record: RecordRow, step: StepRow, now: st
   }
   if (step.type === 'document.request') {
     // A request naming a template has had its title and instructions resolved from it by then.
-    return { ...common, type: 'requested', name: text(preferences.title) ?? 'Requested document', config: { instructions: text(preferences.instructions) ?? '' } }
+    return { ...common, type: 'requested', name: source?.name ?? text(preferences.title) ?? 'Requested document', config: { instructions: text(preferences.instructions) ?? '' } }
   }
   // A transfer is {name, attachment} or {template} (FACTS.md): the team's file goes to the client.
   const attachment = preferences.attachment
   return {
     ...common,
     type: 'sent',
-    name: text(preferences.name) ?? 'Document',
+    name: source?.name ?? text(preferences.name) ?? 'Document',
     config: transferConfig(preferences),
-    attachments: typeof attachment === 'number' ? [attachment] : [],
+    attachments: source ? [...source.attachments] : typeof attachment === 'number' ? [attachment] : [],
   }
 }
 
@@ -51,12 +57,12 @@ function documentFor(ctx: TeamContext, record: RecordRow, step: StepRow, now: st
  * transfer settings), both pending; each step's document is set to it. Steps that have their
  * document already are left alone. Publishes nothing (record.created says it all).
  */
-export function createRecordDocuments(ctx: TeamContext, record: RecordRow): RecordDocumentRow[] {
+export function createRecordDocuments(ctx: TeamContext, record: RecordRow, sources: ReadonlyMap<number, DocumentSource> = new Map()): RecordDocumentRow[] {
   const now = ctx.clock.timestamp()
   const created: RecordDocumentRow[] = []
   for (const step of record.steps) {
     if (!DOCUMENT_STEPS.has(step.type) || step.document !== null) continue
-    const document = ctx.team.recordDocuments.insert(documentFor(ctx, record, step, now))
+    const document = ctx.team.recordDocuments.insert(documentFor(ctx, record, step, now, sources.get(step.id)))
     step.document = document.id
     created.push(document)
   }

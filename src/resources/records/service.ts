@@ -192,7 +192,8 @@ export function createRecord(ctx: RequestContext, input: RecordCreateJson): Reco
     finished_at: null,
   }
   record.steps = buildSteps(ctx, record, prepared, now)
-  createRecordDocuments(ctx, record)
+  const documents = new Map(prepared.flatMap((step, index) => (step.document ? [[(record.steps[index] as StepRow).id, step.document] as const] : [])))
+  createRecordDocuments(ctx, record, documents)
   ctx.team.records.insert(record)
   scheduleExpiry(ctx, record)
   if (record.has_reminders) scheduleReminders(ctx, record)

@@ -1,13 +1,4 @@
-// Placeholder until the steps module lands (issue6-steps branch): preferences as given, no cost.
-import type { RequestContext } from '../../context.ts'
-import type { StepInputJson, StepTypeJson } from '../../contracts/generated.ts'
-
-export interface PreparedStep {
-  type: StepTypeJson
-  preferences: Record<string, unknown>
-  cost: number
-}
-
-export function prepareSteps(_ctx: RequestContext, inputs: StepInputJson[], _key = 'steps'): PreparedStep[] {
-  return inputs.map((input) => ({ type: input.type, preferences: input.preferences ?? {}, cost: 0 }))
-}
+export { STEP_CATALOGUE, stepCost, type AvailableStep } from './catalogue.ts'
+export { stepLibrary, type StepLibrary } from './library.ts'
+export { completePreferences, OPEN_TYPES, type PreferencesOf } from './preferences.ts'
+export { prepareSteps, type PreparedStep, type StepInput } from './service.ts'
