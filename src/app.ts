@@ -15,6 +15,7 @@ import { RateLimiter, rateLimiting } from './kernel/rate-limit.ts'
 import { json } from './kernel/respond.ts'
 import { canWrite } from './kernel/roles.ts'
 import { assigneesRoutes } from './resources/assignees/routes.ts'
+import { checksRoutes } from './resources/checks/routes.ts'
 import { clientsRoutes } from './resources/clients/routes.ts'
 import { creditsRoutes } from './resources/credits/routes.ts'
 import { meRoutes } from './resources/me/routes.ts'
@@ -36,7 +37,7 @@ export interface AppOptions extends Services {
   version?: string
 }
 
-const RESOURCE_ROUTES = [statusRoutes, meRoutes, teamRoutes, teamsRoutes, creditsRoutes, clientsRoutes, organisationsRoutes, assigneesRoutes]
+const RESOURCE_ROUTES = [statusRoutes, meRoutes, teamRoutes, teamsRoutes, creditsRoutes, clientsRoutes, organisationsRoutes, assigneesRoutes, checksRoutes]
 
 const READ_ONLY_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 

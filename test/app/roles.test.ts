@@ -77,6 +77,25 @@ const REQUESTS: Record<string, { status: number; path: (w: World) => string; bod
   'organisations.assignees.replace': { status: 201, path: (w) => `/organisations/${w.organisation}/assignees`, body: (w) => [{ type: 'team_member', team_member: w.team.users.member.id }] },
   'organisations.assignees.deleteAll': { status: 204, path: (w) => `/organisations/${w.organisation}/assignees` },
   'organisations.assignees.delete': { status: 204, path: (w) => `/organisations/${w.organisation}/assignees/${w.organisationAssignee}` },
+  'checks.get': { status: 200, path: (w) => `/checks/${checkOf(w)}` },
+}
+
+const checks = new WeakMap<World, number>()
+
+/**
+ * The id of an identity check on a record of the world's client, assigned to whoever the client is
+ * assigned to; made on first use (a record makes the client undeletable for members, which other
+ * tests of a World count on).
+ */
+function checkOf(w: World): number {
+  let id = checks.get(w)
+  if (id === undefined) {
+    const assignees = (w.team.team.clients.get(w.client)?.assignees ?? []).map((a) => ({ id: w.mock.store.nextId('assignee'), user: a.user, created_at: NOW }))
+    const record = giveRecord(w.mock, w.team.team, w.client, { steps: [{ type: 'check.identity' }], assignees })
+    id = record.steps[0]?.check ?? 0
+    checks.set(w, id)
+  }
+  return id
 }
 
 /** The 404 of an operation whose path names an unknown client or organisation. */

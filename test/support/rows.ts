@@ -14,7 +14,7 @@ export interface StepSetup {
 }
 
 /** Gives a client a record (no steps unless given); returns the stored row. */
-export function giveRecord(mock: TestMock, team: Team, clientId: number, setup: { steps?: StepSetup[] } & Partial<RecordRow> = {}): RecordRow {
+export function giveRecord(mock: TestMock, team: Team, clientId: number, setup: { steps?: StepSetup[] } & Partial<Omit<RecordRow, 'steps'>> = {}): RecordRow {
   const client = team.clients.get(clientId)
   if (!client) throw new Error(`no client ${clientId}`)
   const { steps = [], ...fields } = setup
@@ -78,4 +78,9 @@ export function giveRecord(mock: TestMock, team: Team, clientId: number, setup: 
     record.steps.push(step)
   }
   return team.records.insert(record)
+}
+
+/** Assignee rows for a record (giveRecord's `assignees`), one per user, assigned at NOW. */
+export function assigneeRows(mock: TestMock, ...users: number[]): RecordRow['assignees'] {
+  return users.map((user) => ({ id: mock.store.nextId('assignee'), user, created_at: NOW }))
 }
