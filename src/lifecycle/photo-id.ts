@@ -96,7 +96,8 @@ function documentData(input: CheckResponseInput, dob: string, expired: boolean):
     mrz_line2: line2,
     mrz_line3: line3,
     nationality: country,
-    place_of_birth: type === 'passport' ? pick(random, PLACES_OF_BIRTH[country] ?? ['UNKNOWN']) : null,
+    // Passports print the place of birth; the mock knows places for GBR and IRL only.
+    place_of_birth: type === 'passport' && PLACES_OF_BIRTH[country] ? pick(random, PLACES_OF_BIRTH[country]) : null,
     nfc: chip
       ? {
           document_number: number,
