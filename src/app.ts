@@ -15,6 +15,7 @@ import { RateLimiter, rateLimiting } from './kernel/rate-limit.ts'
 import { json } from './kernel/respond.ts'
 import { canWrite } from './kernel/roles.ts'
 import { assigneesRoutes } from './resources/assignees/routes.ts'
+import { checksRoutes } from './resources/checks/routes.ts'
 import { clientsRoutes } from './resources/clients/routes.ts'
 import { correctionsRoutes } from './resources/corrections/routes.ts'
 import { creditsRoutes } from './resources/credits/routes.ts'
@@ -61,6 +62,7 @@ const RESOURCE_ROUTES = [
   recordDownloadRoutes,
   sdkTokenRoutes,
   stepsRoutes,
+  checksRoutes,
 ]
 
 const READ_ONLY_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])

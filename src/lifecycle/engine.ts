@@ -16,6 +16,7 @@ import { recordChanged, settleFinished } from '../resources/records/events.ts'
 import type { CheckRow, Outcome, RecordRow, StepRow } from '../resources/records/rows.ts'
 import { isExpired, isOpen } from '../resources/records/status.ts'
 import { OUTCOME_STATUS, outcomeFor } from './outcomes.ts'
+import { checkResponse, type CheckResponseInput } from './responses.ts'
 import { JOBS, REMINDER_INTERVAL_MS, stopReminders } from './schedule.ts'
 
 export interface Submission {
@@ -61,8 +62,18 @@ function returnResult(ctx: TeamContext, check: CheckRow): void {
   const record = ctx.team.records.get(check.record)
   if (!record || check.status !== 'submitted' || check.outcome === null) return
   const outcome = check.outcome
+  const step = record.steps.find((row) => row.id === check.step)
   check.status = OUTCOME_STATUS[outcome]
-  check.response = outcome === 'failed' || outcome === 'paused' ? null : { object: 'check_response.other' }
+  check.response = checkResponse({
+    type: check.type as CheckResponseInput['type'],
+    outcome,
+    preferences: step?.preferences ?? {},
+    name: record.name,
+    email: record.email,
+    dob: ctx.team.clients.get(record.client)?.dob ?? null,
+    random: ctx.random,
+    now: ctx.clock.now(),
+  })
   check.updated_at = ctx.clock.timestamp()
   recordChanged(ctx, record)
 }

@@ -105,6 +105,7 @@ const REQUESTS: Record<string, { status: number; path: (w: World) => string; bod
   'clients.records.list': { status: 200, path: (w) => `/clients/${w.client}/records`, record: true },
   'templates.records.list': { status: 200, path: () => '/templates/records' },
   'records.download': { status: 200, path: (w) => `/records/${w.record}/download`, record: true },
+  'checks.get': { status: 200, path: (w) => `/checks/${w.team.team.records.get(w.record)?.steps[0]?.check}`, record: true },
   'sdkToken.create': { status: 201, path: () => '/sdk_token', body: (w) => ({ record_id: w.record }), record: true },
   'steps.list': { status: 200, path: () => '/steps' },
   'steps.validate': { status: 200, path: () => '/steps', body: () => ({ steps: [{ type: 'check.identity' }] }) },

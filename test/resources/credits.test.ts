@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import { ownsTeam } from '../../src/kernel/roles.ts'
+import { checkResponse } from '../../src/lifecycle/responses.ts'
+import { createRandom } from '../../src/kernel/random.ts'
+import type { CheckRow } from '../../src/resources/records/index.ts'
 import { fixture } from '../support/contracts.ts'
-import { createTestMock, NOW, type TestMock } from '../support/mock.ts'
+import { createTestMock, NOW, TEST_NOW, type TestMock } from '../support/mock.ts'
+import { giveRecord } from '../support/rows.ts'
 
 
 interface CreditJson {
@@ -165,6 +169,58 @@ describe('GET /credits', () => {
       for (const token of ['ivs_acme_owner', 'ivs_globex_owner', 'ivs_initech_owner']) {
         expect(await allCredits(mock, token, { expand: 'causer' })).toEqual(await allCredits(mock, token))
       }
+    })
+
+    it('expands a check causer to the Check, its record and response collapsed (one level); a user causer stays {id, type}', async () => {
+      const mock = createTestMock()
+      const team = mock.newTeam()
+      const client = await team.api().post('/clients', { name: { first_name: 'Ann', last_name: 'Lee' }, email: 'ann.lee@example.com' })
+      expect(client.status).toBe(201)
+      const record = giveRecord(mock, team.team, client.body.id, {
+        steps: [
+          { type: 'check.photo_id', preferences: { report_type: 'standard', docs: ['passport'], facial_similarity: true }, cost: 2, completed_at: NOW },
+          { type: 'check.identity', cost: 1 },
+        ],
+      })
+      const [photo, identity] = record.steps.map((step) => team.team.checks.get(step.check ?? 0) as CheckRow)
+      if (!photo || !identity) throw new Error('no checks')
+      const response = checkResponse({ type: 'photo_id', outcome: 'clear', preferences: {}, name: record.name, email: record.email, dob: null, random: createRandom(1), now: TEST_NOW })
+      Object.assign(photo, { status: 'accepted', outcome: 'clear', response })
+      const debit = (causer: number, credits: number, created_at: string) =>
+        team.team.credits.insert({ id: mock.store.nextId('credit'), credits, reason: null, causer: { id: causer, type: 'check' }, created_at })
+      const photoDebit = debit(photo.id, -2, '2026-07-01T12:00:01Z')
+      const identityDebit = debit(identity.id, -1, '2026-07-01T12:00:02Z')
+      // A check that no longer exists (its client was deleted) stays {id, type}.
+      const goneDebit = debit(999_999, -1, '2026-07-01T12:00:03Z')
+      const checkJson = (check: CheckRow, response: true | null) => ({
+        object: 'check',
+        id: check.id,
+        type: check.type,
+        record: record.id,
+        status: check.status,
+        response,
+        allow_replay: false,
+        allow_cancel: false,
+        requires_consent: false,
+        created_at: NOW,
+        updated_at: NOW,
+      })
+      const collapsed = await team.api().get('/credits')
+      const expanded = await team.api().get('/credits', { expand: 'causer' })
+      expect(expanded.status).toBe(200)
+      const [opening, ...debits] = expanded.body.data
+      expect(opening).toEqual(collapsed.body.data[0])
+      expect(opening.causer).toEqual({ id: team.users.owner.id, type: 'user' })
+      expect(debits).toEqual([
+        { object: 'credit_history', id: photoDebit.id, credits: -2, reason: null, created_at: '2026-07-01T12:00:01Z', causer: checkJson(photo, true) },
+        { object: 'credit_history', id: identityDebit.id, credits: -1, reason: null, created_at: '2026-07-01T12:00:02Z', causer: checkJson(identity, null) },
+        { object: 'credit_history', id: goneDebit.id, credits: -1, reason: null, created_at: '2026-07-01T12:00:03Z', causer: { id: 999_999, type: 'check' } },
+      ])
+      expect(collapsed.body.data.slice(1).map((entry: CreditJson) => entry.causer)).toEqual([
+        { id: photo.id, type: 'check' },
+        { id: identity.id, type: 'check' },
+        { id: 999_999, type: 'check' },
+      ])
     })
 
     it.each([

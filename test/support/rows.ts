@@ -88,3 +88,8 @@ export function giveRecord(mock: TestMock, team: Team, clientId: number, setup: 
   createRecordDocuments(mock.teamContext(team), record)
   return record
 }
+
+/** Assignee rows for a record (giveRecord's `assignees`), one per user, assigned at NOW. */
+export function assigneeRows(mock: TestMock, ...users: number[]): RecordRow['assignees'] {
+  return users.map((user) => ({ id: mock.store.nextId('assignee'), user, created_at: NOW }))
+}

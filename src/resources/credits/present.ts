@@ -1,17 +1,23 @@
+import type { CreditHistoryJson } from '../../contracts/generated.ts'
+import type { RequestContext } from '../../context.ts'
+import { NO_EXPAND, type Expand } from '../../kernel/expand.ts'
+import { presentCheck } from '../checks/index.ts'
 import type { CreditRow } from './rows.ts'
 
 /**
  * causer is {id, type}, or null when the service made the entry. With expand=causer only a check
- * causer expands, to the Check (FACTS.md, Credits); check causers come with records, so today every
- * causer stays collapsed.
+ * causer expands, to the Check (FACTS.md, Credits), its own record and response collapsed
+ * (expansion is one level); a user causer stays {id, type}, and so does a check that no longer
+ * exists (its client was deleted).
  */
-export function presentCredit(row: CreditRow) {
+export function presentCredit(ctx: RequestContext, row: CreditRow, expand: Expand, baseUrl: string): CreditHistoryJson {
+  const check = row.causer?.type === 'check' && expand.has('causer') ? ctx.team.checks.get(row.causer.id) : undefined
   return {
-    object: 'credit_history' as const,
+    object: 'credit_history',
     id: row.id,
     credits: row.credits,
     reason: row.reason,
     created_at: row.created_at,
-    causer: row.causer && { id: row.causer.id, type: row.causer.type },
+    causer: check ? presentCheck(ctx, check, NO_EXPAND, baseUrl) : row.causer && { id: row.causer.id, type: row.causer.type },
   }
 }

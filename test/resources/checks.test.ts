@@ -1,0 +1,272 @@
+// GET /checks/{id} (spec "Check"; FACTS.md "Lists, pagination, expansion", "Roles", "Status codes
+// and bodies"), with the response every check type returns for every outcome.
+import { describe, expect, it } from 'vitest'
+import { ROLES } from '../../src/kernel/roles.ts'
+import { checkResponse, type CheckType } from '../../src/lifecycle/responses.ts'
+import { createRandom } from '../../src/kernel/random.ts'
+import type { CheckRow, Outcome, RecordRow } from '../../src/resources/records/index.ts'
+import { createTestMock, NOW, TEST_NOW } from '../support/mock.ts'
+import { assigneeRows, giveRecord, type StepSetup } from '../support/rows.ts'
+
+const FORBIDDEN = { message: 'This action is unauthorized.' }
+const NOT_FOUND = { error: 'Check not found' }
+const EXPIRES = '2026-08-01T12:00:00Z'
+
+const CHECK_TYPES: CheckType[] = [
+  'photo_id',
+  'identity',
+  'watchlist',
+  'credit',
+  'criminal_record',
+  'employment_referencing',
+  'reference',
+  'banking_information',
+  'hscni_access_ni',
+  'nhs_esr',
+  'video',
+  'thorntons_onboarding',
+  'dummy',
+]
+
+const OUTCOMES: Outcome[] = ['clear', 'consider', 'rejected', 'refer', 'failed', 'paused']
+
+/** The check status the lifecycle engine gives each outcome. */
+const STATUS_OF: Record<Outcome, CheckRow['status']> = {
+  clear: 'accepted',
+  consider: 'accepted',
+  rejected: 'rejected',
+  refer: 'refer',
+  failed: 'failed',
+  paused: 'paused',
+}
+
+/** A fresh team with the client Ann Lee (made through the API). */
+async function setup() {
+  const mock = createTestMock()
+  const team = mock.newTeam()
+  const res = await team.api().post('/clients', { name: { title: 'ms', first_name: 'Ann', last_name: 'Lee' }, email: 'ann.lee@example.com', dob: '1990-04-12' })
+  expect(res.status).toBe(201)
+  const clientId: number = res.body.id
+  const give = (steps: StepSetup[], fields: Partial<Omit<RecordRow, 'steps'>> = {}) => giveRecord(mock, team.team, clientId, { steps, ...fields })
+  const checkOf = (record: RecordRow, index = 0) => team.team.checks.get(record.steps[index]?.check ?? 0) as CheckRow
+  return { mock, ...team, clientId, give, checkOf }
+}
+
+/** The response a check of this record gets for an outcome, as the lifecycle engine makes it. */
+function responseFor(record: RecordRow, type: CheckType, outcome: Outcome, preferences: Record<string, unknown> = {}) {
+  return checkResponse({ type, outcome, preferences, name: record.name, email: record.email, dob: '1990-04-12', random: createRandom(7), now: TEST_NOW })
+}
+
+/** The wire check of a check row with nothing expanded. */
+const checkJson = (check: CheckRow, overrides: Record<string, unknown> = {}) => ({
+  object: 'check',
+  id: check.id,
+  type: check.type,
+  record: check.record,
+  status: check.status,
+  response: check.response === null ? null : true,
+  allow_replay: check.allow_replay,
+  allow_cancel: check.allow_cancel,
+  requires_consent: check.requires_consent,
+  created_at: check.created_at,
+  updated_at: check.updated_at,
+  ...overrides,
+})
+
+describe('GET /checks/{id}', () => {
+  it('answers a pending check: record id, response null (also with expand=response)', async () => {
+    const { give, checkOf, api } = await setup()
+    const record = give([{ type: 'check.identity', cost: 1 }])
+    const check = checkOf(record)
+    const res = await api().get(`/checks/${check.id}`)
+    expect(res.status).toBe(200)
+    expect(res.body).toEqual({
+      object: 'check',
+      id: check.id,
+      type: 'identity',
+      record: record.id,
+      status: 'pending',
+      response: null,
+      allow_replay: false,
+      allow_cancel: false,
+      requires_consent: false,
+      created_at: NOW,
+      updated_at: NOW,
+    })
+    expect((await api().get(`/checks/${check.id}`, { expand: 'response' })).body).toEqual(res.body)
+  })
+
+  it('answers a check with a response: true collapsed, the full response with expand=response', async () => {
+    const { give, checkOf, api } = await setup()
+    const preferences = { report_type: 'standard', docs: ['passport'], facial_similarity: true, issuing_countries: ['GBR'] }
+    const record = give([{ type: 'check.photo_id', preferences, cost: 2, completed_at: NOW }])
+    const response = responseFor(record, 'photo_id', 'clear', preferences)
+    const check = checkOf(record)
+    Object.assign(check, { status: 'accepted', outcome: 'clear', response, allow_replay: true, requires_consent: true, updated_at: '2026-07-01T12:01:00Z' })
+    const base = {
+      object: 'check',
+      id: check.id,
+      type: 'photo_id',
+      record: record.id,
+      status: 'accepted',
+      allow_replay: true,
+      allow_cancel: false,
+      requires_consent: true,
+      created_at: NOW,
+      updated_at: '2026-07-01T12:01:00Z',
+    }
+    const collapsed = await api().get(`/checks/${check.id}`)
+    expect(collapsed.status).toBe(200)
+    expect(collapsed.body).toEqual({ ...base, response: true })
+    const expanded = await api().get(`/checks/${check.id}`, { expand: 'response' })
+    expect(expanded.status).toBe(200)
+    expect(expanded.body).toEqual({ ...base, response })
+    expect(expanded.body.response).toMatchObject({ object: 'check_response.photo_id', status: 'complete', result: 'clear', media: [] })
+    expect(expanded.body.response.reports.map((report: { type: string }) => report.type)).toEqual(['document', 'facial_similarity'])
+  })
+
+  it('expands the record one level deep (its client an id, its steps collapsed), and both with expand=record,response', async () => {
+    const { give, checkOf, api, clientId } = await setup()
+    const record = give([{ type: 'check.watchlist', preferences: { search_profile: 'sanctions' }, cost: 2, completed_at: NOW }, { type: 'check.identity', cost: 1 }], {
+      reference: 'REF-1',
+    })
+    const check = checkOf(record)
+    const response = responseFor(record, 'watchlist', 'consider', { search_profile: 'sanctions' })
+    Object.assign(check, { status: 'accepted', outcome: 'consider', response })
+    const recordJson = {
+      object: 'record',
+      id: record.id,
+      status: 'started',
+      perform_url: `http://localhost/perform/test-${clientId}`,
+      email: 'ann.lee@example.com',
+      client: clientId,
+      name: { object: 'name', title: 'ms', other_title: null, first_name: 'Ann', middle_name: null, last_name: 'Lee', name: 'Ann Lee', full_name: 'Ann Lee', complete_name: 'Ms Ann Lee' },
+      reference: 'REF-1',
+      steps: [
+        { object: 'step', id: record.steps[0]?.id, type: 'check.watchlist', preferences: { search_profile: 'sanctions' }, check: check.id, cost: 2, completed_at: NOW, review: null },
+        { object: 'step', id: record.steps[1]?.id, type: 'check.identity', preferences: {}, check: record.steps[1]?.check, cost: 1, completed_at: null, review: null },
+      ],
+      has_reminders: false,
+      is_declaration_required: false,
+      created_at: NOW,
+      updated_at: NOW,
+      expired_at: EXPIRES,
+      archived_at: null,
+      declaration_confirmed_at: null,
+    }
+    const res = await api().get(`/checks/${check.id}`, { expand: 'record' })
+    expect(res.status).toBe(200)
+    expect(res.body).toEqual(checkJson(check, { record: recordJson, response: true }))
+    const both = await api().get(`/checks/${check.id}`, { expand: ['response', 'record'] })
+    expect(both.body).toEqual(checkJson(check, { record: recordJson, response }))
+    expect((await api().get(`/checks/${check.id}`, { expand: 'record,response' })).body).toEqual(both.body)
+  })
+
+  it('answers 404 Check not found for an unknown id and for another team\'s check', async () => {
+    const { give, checkOf, api, mock } = await setup()
+    const check = checkOf(give([{ type: 'check.credit' }]))
+    const unknown = await api().get('/checks/999999')
+    expect(unknown.status).toBe(404)
+    expect(unknown.body).toEqual(NOT_FOUND)
+    for (const token of ['ivs_globex_owner', 'ivs_acme_owner', 'ivs_acme_support']) {
+      const res = await mock.api(token).get(`/checks/${check.id}`)
+      expect(res.status).toBe(404)
+      expect(res.body).toEqual(NOT_FOUND)
+    }
+    const other = mock.newTeam()
+    const res = await other.api().get(`/checks/${check.id}`)
+    expect(res.status).toBe(404)
+    expect(res.body).toEqual(NOT_FOUND)
+  })
+
+  it('answers 404 Not Found for a non-numeric id, and 401 without a token', async () => {
+    const { api } = await setup()
+    const res = await api().get('/checks/abc')
+    expect(res.status).toBe(404)
+    expect(res.body).toEqual({ error: 'Not Found.' })
+    const anonymous = await api().as(undefined).get('/checks/1')
+    expect(anonymous.status).toBe(401)
+    expect(anonymous.body).toEqual({ error: 'Unauthenticated.' })
+  })
+
+  it.each(ROLES.filter((role) => role !== 'assigned-only'))('answers the %s', async (role) => {
+    const { give, checkOf, api } = await setup()
+    const check = checkOf(give([{ type: 'check.reference' }]))
+    const res = await api(role).get(`/checks/${check.id}`)
+    expect(res.status).toBe(200)
+    expect(res.body).toEqual(checkJson(check))
+  })
+
+  it('shows an assigned-only member only the checks of records they are assigned to (403 otherwise)', async () => {
+    const { give, checkOf, api, mock, users } = await setup()
+    const mine = checkOf(give([{ type: 'check.video' }], { assignees: assigneeRows(mock, users['assigned-only'].id) }))
+    const theirs = checkOf(give([{ type: 'check.video' }], { assignees: assigneeRows(mock, users.member.id) }))
+    const nobody = checkOf(give([{ type: 'check.video' }]))
+    const ok = await api('assigned-only').get(`/checks/${mine.id}`, { expand: 'record' })
+    expect(ok.status).toBe(200)
+    expect(ok.body.record.id).toBe(mine.record)
+    for (const check of [theirs, nobody]) {
+      const res = await api('assigned-only').get(`/checks/${check.id}`)
+      expect(res.status).toBe(403)
+      expect(res.body).toEqual(FORBIDDEN)
+    }
+    const unknown = await api('assigned-only').get('/checks/999999')
+    expect(unknown.status).toBe(404)
+    expect(unknown.body).toEqual(NOT_FOUND)
+  })
+
+  it('goes by the record\'s assignees, not the client\'s', async () => {
+    const { give, checkOf, api, users, clientId } = await setup()
+    const check = checkOf(give([{ type: 'check.identity' }]))
+    const assigned = await api().post(`/clients/${clientId}/assignees`, [{ type: 'team_member', team_member: users['assigned-only'].id }])
+    expect(assigned.status).toBe(201)
+    expect((await api('assigned-only').get(`/clients/${clientId}`)).status).toBe(200)
+    const res = await api('assigned-only').get(`/checks/${check.id}`)
+    expect(res.status).toBe(403)
+    expect(res.body).toEqual(FORBIDDEN)
+  })
+
+  describe('expand', () => {
+    it.each([
+      ['bogus', { expand: 'bogus' }],
+      ['one bad value of two', { expand: 'record,bogus' }],
+      ['a valid expand of another endpoint', { expand: 'check' }],
+    ])('refuses %s with 422', async (_label, query) => {
+      const { give, checkOf, api } = await setup()
+      const check = checkOf(give([{ type: 'check.dummy' }]))
+      const res = await api().get(`/checks/${check.id}`, query)
+      expect(res.status).toBe(422)
+      expect(res.body).toEqual({ expand: ['The expand parameter must be one of: record, response'] })
+    })
+
+    it('answers 404, then 403, before a bad expand', async () => {
+      const { give, checkOf, api } = await setup()
+      const check = checkOf(give([{ type: 'check.dummy' }]))
+      expect((await api().get('/checks/999999', { expand: 'bogus' })).status).toBe(404)
+      const forbidden = await api('assigned-only').get(`/checks/${check.id}`, { expand: 'bogus' })
+      expect(forbidden.status).toBe(403)
+      expect(forbidden.body).toEqual(FORBIDDEN)
+    })
+  })
+
+  describe('responses of every check type and outcome (contract-checked by the test client)', () => {
+    it.each(CHECK_TYPES)('%s', async (type) => {
+      const { give, checkOf, api } = await setup()
+      for (const outcome of OUTCOMES) {
+        const record = give([{ type: `check.${type}` as StepSetup['type'], completed_at: NOW }])
+        const response = responseFor(record, type, outcome)
+        const check = checkOf(record)
+        Object.assign(check, { status: STATUS_OF[outcome], outcome, response })
+        const res = await api().get(`/checks/${check.id}`, { expand: 'response' })
+        expect(res.status, `${type} ${outcome}: ${res.text}`).toBe(200)
+        expect(res.body).toEqual(checkJson(check, { response }))
+        if (outcome === 'failed' || outcome === 'paused') {
+          expect(response).toBeNull()
+        } else {
+          expect(response).toMatchObject({ object: `check_response.${type}`, status: 'complete', result: { clear: 'clear', consider: 'consider', refer: 'consider', rejected: 'rejected' }[outcome] })
+          expect((await api().get(`/checks/${check.id}`)).body.response).toBe(true)
+        }
+      }
+    })
+  })
+})
