@@ -199,6 +199,9 @@ async function main(): Promise<void> {
     const client = ((await sample.json()) as { data: Array<{ id: number }> }).data[0]
     if (!client) throw new Error('the seeded team has no client to read')
     const clientJson = await (await fetch(`${mock.origin}/api/v2/clients/${client.id}`, { headers })).text()
+    const records = await fetch(`${mock.origin}/api/v2/records?limit=1`, { headers })
+    const record = ((await records.json()) as { data: Array<{ id: number }> }).data[0]
+    if (!record) throw new Error('the seeded team has no record to read')
 
     // The bare handler answers the same client JSON, so both sides serialise the same payload.
     const bare = await start([bareBundle], { BARE_BODY: clientJson })
@@ -213,6 +216,8 @@ async function main(): Promise<void> {
       { name: 'bare Hono handler (fixed JSON)', url: `${bare.origin}/`, headers: {} },
       { name: 'GET /clients/{id}', url: `${mock.origin}/api/v2/clients/${client.id}`, headers },
       { name: 'GET /clients?limit=25', url: `${mock.origin}/api/v2/clients?limit=25`, headers },
+      { name: 'GET /records/{id}', url: `${mock.origin}/api/v2/records/${record.id}`, headers },
+      { name: 'GET /records?limit=25', url: `${mock.origin}/api/v2/records?limit=25`, headers },
       ...(large
         ? [{ name: `GET /clients/{id}, ${options.largeTeam} clients`, url: `${mock.origin}/api/v2/clients/${large.clientId}`, headers: large.headers }]
         : []),

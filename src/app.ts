@@ -22,6 +22,7 @@ import { creditsRoutes } from './resources/credits/routes.ts'
 import { meRoutes } from './resources/me/routes.ts'
 import { organisationsRoutes } from './resources/organisations/routes.ts'
 import { recordDocumentsRoutes } from './resources/record-documents/routes.ts'
+import { recordStepsRoutes } from './resources/record-steps/routes.ts'
 import { recordsRoutes } from './resources/records/routes.ts'
 import { recordDownloadRoutes } from './resources/record-download/routes.ts'
 import { sdkTokenRoutes } from './resources/sdk-token/routes.ts'
@@ -55,6 +56,7 @@ const RESOURCE_ROUTES = [
   organisationsRoutes,
   assigneesRoutes,
   recordsRoutes,
+  recordStepsRoutes,
   templatesRoutes,
   stepReviewsRoutes,
   recordDocumentsRoutes,

@@ -55,6 +55,8 @@ async function serve(config: ServeConfig): Promise<void> {
     events: createEventBus(),
     behaviour: { recordExpiryDays: config.recordExpiryDays, checkDelaySeconds: config.checkDelay },
   })
+  // What fell due while the mock was not running (or since the seed's epoch) happens now.
+  services.scheduler.runDue()
   const app = createApp({
     ...services,
     contracts,

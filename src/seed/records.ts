@@ -3,17 +3,21 @@
 // itself: its status, checks, credits and expiry agree. Records land in every status. Those left
 // open (pending, started, waiting, paused) expire five years after they were made, so the seeded
 // lists keep every status for years whatever the mock's clock says; the others finished before
-// the seed's epoch.
+// the seed's epoch. Some clients propose a name correction (amendments); reviewed records have
+// every step approved.
 import type { Faker } from '@faker-js/faker'
 import type { RequestContext, Services } from '../context.ts'
 import type { StepInputJson } from '../contracts/generated.ts'
 import { createClock, toTimestamp } from '../kernel/clock.ts'
+import { HttpError } from '../kernel/errors.ts'
 import { createEventBus } from '../kernel/events.ts'
 import { createRandom } from '../kernel/random.ts'
-import { canWrite, type Role } from '../kernel/roles.ts'
+import type { Role } from '../kernel/roles.ts'
 import { submitStep } from '../lifecycle/engine.ts'
 import type { Outcome, RecordRow, RecordTemplateRow } from '../resources/records/rows.ts'
 import { createRecord, setExpiry, updateRecord } from '../resources/records/service.ts'
+import { proposeCorrection } from '../resources/corrections/index.ts'
+import { reviewStep } from '../resources/step-reviews/index.ts'
 import type { MemberRow } from '../resources/team/rows.ts'
 import { createServices } from '../services.ts'
 import type { Store, Team } from '../store/world.ts'
@@ -23,7 +27,7 @@ const HOUR = 60 * MINUTE
 const DAY = 24 * HOUR
 const OPEN_FOR = 5 * 365 * DAY
 
-type Scenario = 'pending' | 'started' | 'waiting' | 'paused' | 'complete' | 'consider' | 'incomplete' | 'empty' | 'reviewed' | 'archived'
+type Scenario = 'pending' | 'started' | 'waiting' | 'paused' | 'complete' | 'consider' | 'incomplete' | 'empty' | 'reviewed' | 'archived' | 'amendments'
 
 const SCENARIOS: Array<{ weight: number; value: Scenario }> = [
   { weight: 14, value: 'pending' },
@@ -36,6 +40,7 @@ const SCENARIOS: Array<{ weight: number; value: Scenario }> = [
   { weight: 8, value: 'empty' },
   { weight: 10, value: 'reviewed' },
   { weight: 8, value: 'archived' },
+  { weight: 6, value: 'amendments' },
 ]
 
 /** Scenarios that end before the epoch need the record made at least an expiry period earlier. */
@@ -90,7 +95,7 @@ function templates(owner: number, at: string): Array<Omit<RecordTemplateRow, 'id
   ]
 }
 
-/** The caller a seeded record is made by: a member who may write (an assigned-only one sometimes). */
+/** The caller a seeded record is made by. */
 function creatorOf(services: Services, team: Team, member: MemberRow): RequestContext {
   const user = services.store.user(member.user)
   if (!user) throw new Error(`seed: no user ${member.user}`)
@@ -110,7 +115,8 @@ function spacedMoments(faker: Faker, count: number, from: number, to: number, ga
  * already be there: each record pays for its checks.
  */
 export function generateRecords(faker: Faker, store: Store, team: Team, count: number, epoch: Date): void {
-  const writers = team.members.filter((member) => member.role !== null && canWrite(member.role) && member.role !== 'assumed')
+  // Owners and members make the seeded records (an assigned-only member could not see most clients).
+  const writers = team.members.filter((member) => member.role === 'owner' || member.role === 'member')
   const owner = writers.find((member) => member.role === 'owner') ?? writers[0]
   if (!owner) return
   const teamCreated = new Date(team.row.created_at).getTime()
@@ -153,8 +159,10 @@ export function generateRecords(faker: Faker, store: Store, team: Team, count: n
           ? { template: faker.helpers.arrayElement(team.recordTemplates.all()).id }
           : { steps: steps as [StepInputJson, ...StepInputJson[]], notification: faker.helpers.arrayElement(['email', false] as const) }),
       })
-    } catch {
-      continue // an assigned-only creator who cannot see the client, or credits run out: skip it
+    } catch (error) {
+      // The team's credits ran out (a 422): that record is not made.
+      if (error instanceof HttpError) continue
+      throw error
     }
     if (!EXPIRING.has(scenario)) setExpiry({ ...services, team }, record, toTimestamp(new Date(at + OPEN_FOR)))
     drive(services, team, record, scenario, faker)
@@ -192,13 +200,25 @@ function drive(services: Services, team: Team, record: RecordRow, scenario: Scen
     case 'complete':
     case 'reviewed':
     case 'archived':
+    case 'amendments':
       submitAll()
       break
+  }
+  if (scenario === 'amendments') {
+    // The client says their name is spelled differently (a pending correction: FACTS.md amendments).
+    later(5)
+    const { first_name: first, middle_name: middle, last_name: last } = record.name
+    proposeCorrection(ctx, record, faker.datatype.boolean() ? { first_name: first, middle_name: middle ?? faker.person.middleName(), last_name: last } : { first_name: first, middle_name: middle, last_name: `${last}-${faker.person.lastName()}` })
   }
   later(30)
   const owner = team.members.find((member) => member.role === 'owner')
   if (!owner || (scenario !== 'reviewed' && scenario !== 'archived')) return
   later(faker.number.int({ min: 60, max: 240 }))
   const reviewer = creatorOf(services, team, owner)
-  updateRecord(reviewer, record, scenario === 'reviewed' ? { is_reviewed: true } : { is_archived: true })
+  if (scenario === 'reviewed') {
+    for (const step of record.steps) reviewStep(reviewer, { record, step }, { status: 'approved' })
+    updateRecord(reviewer, record, { is_reviewed: true })
+  } else {
+    updateRecord(reviewer, record, { is_archived: true })
+  }
 }

@@ -128,6 +128,24 @@ describe('POST /_mock/teams', () => {
     expect(mock.store.team(made.team.id)?.row.cases_enabled).toBe(cases)
   })
 
+  it('turns on the custom declaration feature and generates records in every state, with the record templates every team has', async () => {
+    const mock = createTestMock()
+    const res = await mock.control.post('/teams', { declaration: true, generate: { clients: 10, records: 12 } })
+    expect(res.status, res.text).toBe(201)
+    const team = mock.store.team(res.body.team.id)
+    expect(team?.row.declaration_enabled).toBe(true)
+    expect(team?.records.size).toBe(12)
+    expect(team?.recordTemplates.size).toBe(3)
+    const api = mock.api(res.body.tokens.owner)
+    const records = await api.get('/records', { limit: 100 })
+    expect(records.body.total).toBe(12)
+    const created = await api.post('/records', { client: records.body.data[0].client, steps: [{ type: 'check.identity' }], notification: false, is_declaration_required: true })
+    expect(created.status, created.text).toBe(201)
+    expect(created.body.is_declaration_required).toBe(true)
+    expect((await mock.control.post('/teams', {})).body.team.id).not.toBe(res.body.team.id)
+    expect(mock.store.team((await mock.control.post('/teams', {})).body.team.id)?.row.declaration_enabled).toBe(false)
+  })
+
   it('names the team as asked', async () => {
     const mock = createTestMock()
     const made = await makeTeam(mock, { name: 'Wayne Enterprises' })

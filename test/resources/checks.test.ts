@@ -127,7 +127,7 @@ describe('GET /checks/{id}', () => {
 
   it('expands the record one level deep (its client an id, its steps collapsed), and both with expand=record,response', async () => {
     const { give, checkOf, api, clientId } = await setup()
-    const record = give([{ type: 'check.watchlist', preferences: { search_profile: 'sanctions' }, cost: 2, completed_at: NOW }, { type: 'check.identity', cost: 1 }], {
+    const record = give([{ type: 'check.watchlist', preferences: { silent: true, monitor: false, search_profile: 'sanctions', all_entity_types: false }, cost: 2, completed_at: NOW }, { type: 'check.identity', cost: 1 }], {
       reference: 'REF-1',
     })
     const check = checkOf(record)
@@ -143,7 +143,7 @@ describe('GET /checks/{id}', () => {
       name: { object: 'name', title: 'ms', other_title: null, first_name: 'Ann', middle_name: null, last_name: 'Lee', name: 'Ann Lee', full_name: 'Ann Lee', complete_name: 'Ms Ann Lee' },
       reference: 'REF-1',
       steps: [
-        { object: 'step', id: record.steps[0]?.id, type: 'check.watchlist', preferences: { search_profile: 'sanctions' }, check: check.id, cost: 2, completed_at: NOW, review: null },
+        { object: 'step', id: record.steps[0]?.id, type: 'check.watchlist', preferences: { silent: true, monitor: false, search_profile: 'sanctions', all_entity_types: false }, check: check.id, cost: 2, completed_at: NOW, review: null },
         { object: 'step', id: record.steps[1]?.id, type: 'check.identity', preferences: {}, check: record.steps[1]?.check, cost: 1, completed_at: null, review: null },
       ],
       has_reminders: false,

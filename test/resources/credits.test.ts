@@ -4,9 +4,9 @@ import { checkResponse } from '../../src/lifecycle/responses.ts'
 import { createRandom } from '../../src/kernel/random.ts'
 import type { CheckRow } from '../../src/resources/records/index.ts'
 import { fixture } from '../support/contracts.ts'
+import type { Team } from '../../src/store/world.ts'
 import { createTestMock, NOW, TEST_NOW, type TestMock } from '../support/mock.ts'
 import { giveRecord } from '../support/rows.ts'
-
 
 interface CreditJson {
   object: 'credit_history'
@@ -15,6 +15,31 @@ interface CreditJson {
   reason: string | null
   created_at: string
   causer: { id: number; type: string } | null
+}
+
+/** The entries the seed generates (purchases, goodwill, corrections): a user causer or none. */
+const isGenerated = (entry: { causer: { type: string } | null }) => entry.causer === null || entry.causer.type === 'user'
+
+/**
+ * The usage a team's records debited: one entry per paid check step (FACTS.md "Each paid step
+ * debits the team's credits"), made with its record, its causer the step's check; by check id.
+ */
+function expectedUsage(team: Team) {
+  return team.records
+    .all()
+    .flatMap((record) =>
+      record.steps
+        .filter((step) => step.check !== null && step.cost > 0)
+        .map((step) => ({
+          object: 'credit_history',
+          id: expect.any(Number),
+          credits: -step.cost,
+          reason: expect.any(String),
+          created_at: record.created_at,
+          causer: { id: step.check as number, type: 'check' },
+        })),
+    )
+    .sort((a, b) => a.causer.id - b.causer.id)
 }
 
 function seededTeam(mock: TestMock, key: string) {
@@ -94,18 +119,21 @@ describe('GET /credits', () => {
     ] as const) {
       const team = seededTeam(mock, key)
       const entries = await allCredits(mock, token)
-      expect(entries).toHaveLength(fixture.teams.find((t) => t.key === key)?.generate.credit_entries ?? -1)
       expect(entries.map((e) => e.id).sort((a, b) => a - b)).toEqual(team.credits.all().map((row) => row.id).sort((a, b) => a - b))
       expect(entries[0]).toMatchObject({ credits: 500, reason: 'Initial credit purchase' })
-      // Top-ups by owners, goodwill by support acting in the team, corrections by the service itself (no causer).
+      // Generated: top-ups by owners, goodwill by support acting in the team, corrections by the service itself (no causer).
+      const generated = entries.filter(isGenerated)
+      expect(generated).toHaveLength(fixture.teams.find((t) => t.key === key)?.generate.credit_entries ?? -1)
       const owners = team.members.filter((m) => m.role !== null && ownsTeam(m.role)).map((m) => m.user)
-      for (const entry of entries) {
-        if (entry.causer !== null) {
-          expect(entry.causer.type).toBe('user')
-          expect(owners).toContain(entry.causer.id)
-        }
+      for (const entry of generated) {
+        if (entry.causer !== null) expect(owners).toContain(entry.causer.id)
         expect(Number.isInteger(entry.credits) && entry.credits !== 0).toBe(true)
       }
+      // Usage: one debit per paid check step of the team's seeded records, caused by its check.
+      const usage = entries.filter((entry) => !isGenerated(entry)).sort((a, b) => (a.causer?.id ?? 0) - (b.causer?.id ?? 0))
+      expect(usage.length).toBeGreaterThan(0)
+      expect(usage).toEqual(expectedUsage(team))
+      expect(entries).toHaveLength(generated.length + usage.length)
     }
   })
 
@@ -122,7 +150,12 @@ describe('GET /credits', () => {
       const entries = await allCredits(mock, 'ivs_acme_support')
       const times = entries.map((e) => e.created_at)
       expect(times).toEqual([...times].sort())
-      expect(new Set(times).size).toBe(times.length)
+      // The debits of one record share its created_at; ties go by id.
+      expect(new Set(times).size).toBeLessThan(times.length)
+      for (let index = 1; index < entries.length; index++) {
+        const [before, after] = [entries[index - 1] as CreditJson, entries[index] as CreditJson]
+        if (before.created_at === after.created_at) expect(before.id, `${before.id} before ${after.id}`).toBeLessThan(after.id)
+      }
     })
 
     it('is the same with sort_by=created_at and with order_by=asc', async () => {
@@ -167,7 +200,16 @@ describe('GET /credits', () => {
       const { team, res } = await openingEntry(mock)
       expect((await team.api().get('/credits', { expand: 'causer' })).body).toEqual(res.body)
       for (const token of ['ivs_acme_owner', 'ivs_globex_owner', 'ivs_initech_owner']) {
-        expect(await allCredits(mock, token, { expand: 'causer' })).toEqual(await allCredits(mock, token))
+        const collapsed = await allCredits(mock, token)
+        const expanded = await allCredits(mock, token, { expand: 'causer' })
+        expect(expanded.map(({ causer: _causer, ...entry }) => entry)).toEqual(collapsed.map(({ causer: _causer, ...entry }) => entry))
+        collapsed.forEach((entry, index) => {
+          const causer = expanded[index]?.causer
+          if (entry.causer?.type === 'check') expect(causer, `credit ${entry.id}`).toMatchObject({ object: 'check', id: entry.causer.id })
+          else expect(causer, `credit ${entry.id}`).toEqual(entry.causer)
+        })
+        expect(collapsed.some((entry) => entry.causer?.type === 'user')).toBe(true)
+        expect(collapsed.some((entry) => entry.causer?.type === 'check')).toBe(true)
       }
     })
 
@@ -256,46 +298,55 @@ describe('GET /credits', () => {
     it('splits the history into pages that add up to the whole', async () => {
       const mock = createTestMock()
       const all = await allCredits(mock, 'ivs_acme_owner')
-      expect(all).toHaveLength(14)
+      const acme = seededTeam(mock, 'acme')
+      const total = (fixture.teams.find((t) => t.key === 'acme')?.generate.credit_entries ?? 0) + expectedUsage(acme).length
+      expect(all).toHaveLength(total)
+      const last = Math.ceil(total / 5)
+      expect(last).toBeGreaterThan(2)
+      const link = (page: number) => `http://localhost/api/v2/credits?limit=5&page=${page}`
       const api = mock.api('ivs_acme_owner')
       const pages = []
-      for (let page = 1; page <= 3; page++) pages.push(await api.get('/credits', { limit: 5, page }))
-      expect(pages[0]?.body).toEqual({
+      for (let page = 1; page <= last; page++) pages.push((await api.get('/credits', { limit: 5, page })).body)
+      expect(pages[0]).toEqual({
         object: 'paginated_list',
         data: all.slice(0, 5),
-        total: 14,
+        total,
         count: 5,
         limit: 5,
         current_page: 1,
-        total_pages: 3,
-        links: { next: 'http://localhost/api/v2/credits?limit=5&page=2', previous: null },
+        total_pages: last,
+        links: { next: link(2), previous: null },
       })
-      expect(pages[1]?.body).toMatchObject({
-        data: all.slice(5, 10),
-        count: 5,
-        current_page: 2,
-        links: { next: 'http://localhost/api/v2/credits?limit=5&page=3', previous: 'http://localhost/api/v2/credits?limit=5&page=1' },
-      })
-      expect(pages[2]?.body).toEqual({
+      expect(pages[1]).toMatchObject({ data: all.slice(5, 10), count: 5, current_page: 2, links: { next: link(3), previous: link(1) } })
+      expect(pages[last - 1]).toEqual({
         object: 'paginated_list',
-        data: all.slice(10),
-        total: 14,
-        count: 4,
+        data: all.slice((last - 1) * 5),
+        total,
+        count: total - (last - 1) * 5,
         limit: 5,
-        current_page: 3,
-        total_pages: 3,
-        links: { next: null, previous: 'http://localhost/api/v2/credits?limit=5&page=2' },
+        current_page: last,
+        total_pages: last,
+        links: { next: null, previous: link(last - 1) },
       })
+      expect(pages.flatMap((page) => page.data)).toEqual(all)
     })
 
     it('keeps order_by and expand in the links', async () => {
       const mock = createTestMock()
-      const res = await mock.api('ivs_globex_owner').get('/credits', { order_by: 'desc', expand: 'causer', limit: 10 })
-      expect(res.status).toBe(200)
-      expect(res.body.links).toEqual({ next: 'http://localhost/api/v2/credits?order_by=desc&expand=causer&limit=10&page=2', previous: null })
-      const next = await mock.api('ivs_globex_owner').get('/credits', { order_by: 'desc', expand: 'causer', limit: 10, page: 2 })
-      expect(next.body.count).toBe(2)
-      expect([...res.body.data, ...next.body.data]).toEqual(await allCredits(mock, 'ivs_globex_owner', { order_by: 'desc', expand: 'causer' }))
+      const api = mock.api('ivs_globex_owner')
+      const all = await allCredits(mock, 'ivs_globex_owner', { order_by: 'desc', expand: 'causer' })
+      const last = Math.ceil(all.length / 10)
+      expect(last).toBeGreaterThan(2)
+      const link = (page: number) => `http://localhost/api/v2/credits?order_by=desc&expand=causer&limit=10&page=${page}`
+      const pages = []
+      for (let page = 1; page <= last; page++) {
+        const res = await api.get('/credits', { order_by: 'desc', expand: 'causer', limit: 10, page })
+        expect(res.status).toBe(200)
+        expect(res.body.links).toEqual({ next: page < last ? link(page + 1) : null, previous: page > 1 ? link(page - 1) : null })
+        pages.push(res.body)
+      }
+      expect(pages[last - 1]?.count).toBe(all.length - (last - 1) * 10)
+      expect(pages.flatMap((page) => page.data)).toEqual(all)
     })
 
     it('answers an empty page past the end', async () => {

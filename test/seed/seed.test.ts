@@ -9,6 +9,7 @@ import { ownsTeam, ROLES } from '../../src/kernel/roles.ts'
 import { fixturesDir } from '../../src/paths.ts'
 import { checkWorldFixture, loadWorldFixture } from '../../src/seed/fixture.ts'
 import { addTeam, seedWorld } from '../../src/seed/index.ts'
+import type { CreditRow } from '../../src/resources/credits/rows.ts'
 import { Store, WORLD_FORMAT, type TeamState } from '../../src/store/world.ts'
 import { contracts, fixture } from '../support/contracts.ts'
 import { createTestMock, NOW, TEST_NOW } from '../support/mock.ts'
@@ -34,6 +35,23 @@ const EMPTY_ADDRESS = Object.fromEntries(
 const resolve = (target: Store, token: string, at: string) => target.resolveToken(token, () => at)
 
 const duplicates = (values: number[]) => values.filter((value, index) => values.indexOf(value) !== index)
+
+/** The entries the seed generates (purchases, goodwill, corrections): a user causer or none. */
+const isGenerated = (entry: CreditRow) => entry.causer === null || entry.causer.type === 'user'
+
+/**
+ * The usage a team's records must have debited: one entry per paid check step (FACTS.md "Each
+ * paid step debits the team's credits"), made with its record, its causer the step's check.
+ */
+function expectedUsage(state: TeamState) {
+  return state.records
+    .flatMap((record) =>
+      record.steps
+        .filter((step) => step.check !== null && step.cost > 0)
+        .map((step) => ({ id: expect.any(Number), credits: -step.cost, reason: expect.any(String), causer: { id: step.check, type: 'check' }, created_at: record.created_at })),
+    )
+    .sort((a, b) => (a.causer.id as number) - (b.causer.id as number))
+}
 
 /** Fixture tokens that work: active, of a user who is still a member of the token's team. */
 const resolving = fixture.tokens.filter(
@@ -294,16 +312,31 @@ describe('the seeded world', () => {
 
     it('has a credit history that starts with the +500 opening purchase', () => {
       const credits = [...state.credits].sort((a, b) => a.id - b.id)
-      expect(credits).toHaveLength(team.generate.credit_entries)
       expect(credits[0]).toMatchObject({ credits: 500, reason: 'Initial credit purchase', causer: { type: 'user' } })
-      const owners = state.members.filter((member) => member.role !== null && ownsTeam(member.role)).map((member) => member.user)
       const byTime = [...credits].sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id - b.id)
       expect(byTime[0]?.id).toBe(credits[0]?.id)
       expect((credits[0]?.created_at ?? '') > state.team.created_at).toBe(true)
-      for (const entry of credits) {
-        expect(entry.created_at <= fixture.epoch, `credit ${entry.id}`).toBe(true)
+      for (const entry of credits) expect(entry.created_at <= fixture.epoch, `credit ${entry.id}`).toBe(true)
+    })
+
+    it('has the generated credit entries, each by an owner or support or by the service itself', () => {
+      const generated = state.credits.filter(isGenerated)
+      expect(generated).toHaveLength(team.generate.credit_entries)
+      const owners = state.members.filter((member) => member.role !== null && ownsTeam(member.role)).map((member) => member.user)
+      for (const entry of generated) {
         if (entry.causer !== null) expect(owners, `causer of credit ${entry.id}`).toContain(entry.causer.id)
+        expect(Number.isInteger(entry.credits) && entry.credits !== 0, `credit ${entry.id}`).toBe(true)
       }
+    })
+
+    it("has 3 record templates and the generated records, whose paid check steps debited the team's credits", () => {
+      expect(state.record_templates).toHaveLength(3)
+      expect(state.records.length).toBeGreaterThan(0)
+      expect(state.records.length).toBeLessThanOrEqual(team.generate.records)
+      const usage = state.credits.filter((entry) => !isGenerated(entry)).sort((a, b) => (a.causer?.id ?? 0) - (b.causer?.id ?? 0))
+      expect(usage.length).toBeGreaterThan(0)
+      expect(usage).toEqual(expectedUsage(state))
+      expect(state.credits).toHaveLength(team.generate.credit_entries + usage.length)
     })
 
     it('dates everything generated before the epoch', () => {
@@ -388,7 +421,17 @@ describe('the seeded world through the API (every response checked against its c
     } else {
       const credits = await allPages(api, '/credits', { expand: 'causer' })
       expect(credits.items.map((entry) => entry.id).sort((a, b) => a - b)).toEqual(state.credits.map((c) => c.id).sort((a, b) => a - b))
-      for (const entry of credits.items) expect([null, { id: expect.any(Number), type: 'user' }]).toContainEqual(entry.causer)
+      // With expand=causer a check causer is the Check (FACTS.md, Credits); a user causer stays {id, type}.
+      for (const entry of credits.items) {
+        const row = state.credits.find((c) => c.id === entry.id)
+        if (row?.causer?.type === 'check') {
+          const check = state.checks.find((c) => c.id === row.causer?.id)
+          expect(entry.causer, `credit ${entry.id}`).toMatchObject({ object: 'check', id: row.causer.id, type: check?.type, record: check?.record })
+        } else {
+          expect(entry.causer, `credit ${entry.id}`).toEqual(row?.causer === null ? null : { id: row?.causer?.id, type: 'user' })
+        }
+      }
+      expect(credits.items.some((entry) => entry.causer?.object === 'check')).toBe(true)
     }
   })
 

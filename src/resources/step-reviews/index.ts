@@ -1,2 +1,2 @@
 export { presentStepReview } from './present.ts'
-export { findRecordStep, reviewStatusOf } from './service.ts'
+export { findRecordStep, reviewStatusOf, reviewStep } from './service.ts'

@@ -1,0 +1,89 @@
+// The scheduler: work due later runs when the mock's clock reaches it, each job at its own moment.
+import { describe, expect, it } from 'vitest'
+import { createClock, toTimestamp } from '../../src/kernel/clock.ts'
+import { Scheduler, type JobRow } from '../../src/kernel/scheduler.ts'
+
+const START = new Date('2026-07-01T12:00:00Z')
+const after = (seconds: number) => new Date(START.getTime() + seconds * 1000)
+
+function setup(frozen = true) {
+  const jobs: JobRow[] = []
+  const clock = createClock({ start: START, frozen })
+  let id = 0
+  const errors: unknown[] = []
+  const scheduler = new Scheduler(jobs, clock, () => ++id, (error) => errors.push(error))
+  const ran: Array<[string, number, string]> = []
+  scheduler.on('note', (job) => ran.push([job.kind, job.subject, clock.timestamp()]))
+  return { jobs, clock, scheduler, ran, errors }
+}
+
+describe('Scheduler', () => {
+  it('keeps its queue soonest first, in the persisted array, ties in the order they were scheduled', () => {
+    const { jobs, scheduler } = setup()
+    scheduler.schedule('note', 1, 30, after(30))
+    scheduler.schedule('note', 1, 10, after(10))
+    scheduler.schedule('note', 1, 11, after(10))
+    expect(jobs.map((job) => job.subject)).toEqual([10, 11, 30])
+    expect(scheduler.pending()).toBe(jobs)
+  })
+
+  it('runs nothing before its moment, then each job with the clock at its own moment', () => {
+    const { clock, scheduler, ran } = setup()
+    scheduler.schedule('note', 1, 1, after(60))
+    scheduler.schedule('note', 1, 2, after(120))
+    expect(scheduler.advance(59_000)).toBe(0)
+    expect(scheduler.advance(100_000)).toBe(2)
+    expect(ran).toEqual([
+      ['note', 1, toTimestamp(after(60))],
+      ['note', 2, toTimestamp(after(120))],
+    ])
+    expect(clock.timestamp()).toBe(toTimestamp(after(159)))
+  })
+
+  it('runs jobs that jobs schedule on the way, when they fall within the advance', () => {
+    const { scheduler, ran } = setup()
+    scheduler.on('chain', (job) => {
+      ran.push(['chain', job.subject, ''])
+      if (job.subject < 3) scheduler.schedule('chain', 1, job.subject + 1, new Date(job.due + 10_000))
+    })
+    scheduler.schedule('chain', 1, 1, after(10))
+    expect(scheduler.advance(25_000)).toBe(2)
+    expect(ran.map(([, subject]) => subject)).toEqual([1, 2])
+    expect(scheduler.advance(5_000)).toBe(1)
+  })
+
+  it('runs what is due by now on runDue and puts the clock back to now', () => {
+    const { clock, scheduler, ran } = setup()
+    scheduler.schedule('note', 1, 1, after(-30))
+    expect(scheduler.runDue()).toBe(1)
+    expect(ran).toEqual([['note', 1, toTimestamp(after(-30))]])
+    expect(clock.timestamp()).toBe(toTimestamp(START))
+    expect(scheduler.runDue()).toBe(0)
+  })
+
+  it('cancels the jobs of a kind about a subject only', () => {
+    const { scheduler } = setup()
+    scheduler.schedule('note', 1, 5, after(10))
+    scheduler.schedule('note', 2, 5, after(10))
+    scheduler.schedule('other', 1, 5, after(10))
+    scheduler.cancel('note', 1, 5)
+    expect(scheduler.pending().map((job) => [job.kind, job.team])).toEqual([
+      ['note', 2],
+      ['other', 1],
+    ])
+  })
+
+  it('reports a failing job or an unknown kind and goes on with the rest', () => {
+    const { scheduler, ran, errors } = setup()
+    scheduler.on('boom', () => {
+      throw new Error('boom')
+    })
+    scheduler.schedule('boom', 1, 1, after(1))
+    scheduler.schedule('nobody', 1, 2, after(2))
+    scheduler.schedule('note', 1, 3, after(3))
+    expect(scheduler.advance(5_000)).toBe(3)
+    expect(errors.map((error) => (error as Error).message)).toEqual(['boom', 'scheduler: no handler for job kind nobody'])
+    expect(ran.map(([, subject]) => subject)).toEqual([3])
+    expect(scheduler.pending()).toEqual([])
+  })
+})
