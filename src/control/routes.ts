@@ -7,7 +7,7 @@ import { NO_EXPAND } from '../kernel/expand.ts'
 import { completeRecord, type Submission } from '../lifecycle/engine.ts'
 import { JOBS } from '../lifecycle/schedule.ts'
 import { presentRecord, recordStatus, type RecordRow } from '../resources/records/index.ts'
-import { notFound } from '../kernel/errors.ts'
+import { invalid, notFound } from '../kernel/errors.ts'
 import type { Routes } from '../kernel/operation.ts'
 import { ROLES, type Role } from '../kernel/roles.ts'
 import { archiveOrganisation, unarchiveOrganisation, type OrganisationRow } from '../resources/organisations/index.ts'
@@ -97,6 +97,8 @@ export function controlRoutes(routes: ControlRoutes): void {
 
   routes.handle('control.records.complete', { find: findRecord }, ({ found, body, baseUrl }) => {
     const { record, ...ctx } = found
+    const unknown = Object.keys(body.outcomes ?? {}).filter((id) => !record.steps.some((step) => String(step.id) === id))
+    if (unknown.length > 0) throw invalid(Object.fromEntries(unknown.map((id) => [`outcomes.${id}`, [`Step ${id} is not a step of record ${record.id}.`]])))
     const submissions = new Map<number, Submission>()
     for (const step of record.steps) {
       const outcome = body.outcomes?.[String(step.id)] ?? body.outcome

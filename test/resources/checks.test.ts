@@ -5,6 +5,7 @@ import { ROLES } from '../../src/kernel/roles.ts'
 import { checkResponse, type CheckType } from '../../src/lifecycle/responses.ts'
 import { createRandom } from '../../src/kernel/random.ts'
 import type { CheckRow, Outcome, RecordRow } from '../../src/resources/records/index.ts'
+import { OUTCOME_STATUS, OUTCOMES } from '../../src/lifecycle/outcomes.ts'
 import { createTestMock, NOW, TEST_NOW } from '../support/mock.ts'
 import { assigneeRows, giveRecord, type StepSetup } from '../support/rows.ts'
 
@@ -28,17 +29,6 @@ const CHECK_TYPES: CheckType[] = [
   'dummy',
 ]
 
-const OUTCOMES: Outcome[] = ['clear', 'consider', 'rejected', 'refer', 'failed', 'paused']
-
-/** The check status the lifecycle engine gives each outcome. */
-const STATUS_OF: Record<Outcome, CheckRow['status']> = {
-  clear: 'accepted',
-  consider: 'accepted',
-  rejected: 'rejected',
-  refer: 'refer',
-  failed: 'failed',
-  paused: 'paused',
-}
 
 /** A fresh team with the client Ann Lee (made through the API). */
 async function setup() {
@@ -256,7 +246,7 @@ describe('GET /checks/{id}', () => {
         const record = give([{ type: `check.${type}` as StepSetup['type'], completed_at: NOW }])
         const response = responseFor(record, type, outcome)
         const check = checkOf(record)
-        Object.assign(check, { status: STATUS_OF[outcome], outcome, response })
+        Object.assign(check, { status: OUTCOME_STATUS[outcome], outcome, response })
         const res = await api().get(`/checks/${check.id}`, { expand: 'response' })
         expect(res.status, `${type} ${outcome}: ${res.text}`).toBe(200)
         expect(res.body).toEqual(checkJson(check, { response }))
