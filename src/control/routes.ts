@@ -6,6 +6,7 @@ import { toTimestamp } from '../kernel/clock.ts'
 import { NO_EXPAND } from '../kernel/expand.ts'
 import { completeRecord, type Submission } from '../lifecycle/engine.ts'
 import { JOBS } from '../lifecycle/schedule.ts'
+import { presentCorrection, proposeCorrection } from '../resources/corrections/index.ts'
 import { presentRecord, recordStatus, type RecordRow } from '../resources/records/index.ts'
 import { invalid, notFound } from '../kernel/errors.ts'
 import type { Routes } from '../kernel/operation.ts'
@@ -106,6 +107,11 @@ export function controlRoutes(routes: ControlRoutes): void {
     }
     completeRecord(ctx, record, submissions)
     return presentRecord(ctx, record, NO_EXPAND, baseUrl)
+  })
+
+  routes.handle('control.records.corrections.create', { find: findRecord }, ({ found, body, baseUrl }) => {
+    const { record, ...ctx } = found
+    return presentCorrection(ctx, proposeCorrection(ctx, record, body), NO_EXPAND, baseUrl)
   })
 
   routes.handle('control.clock.get', ({ ctx }) => presentClock(ctx, 0))

@@ -435,6 +435,40 @@ describe('the lifecycle on the clock', () => {
   })
 })
 
+describe('POST /_mock/records/{id}/corrections', () => {
+  it('proposes a name correction as the client would: the record awaits a decision (amendments) until the team decides', async () => {
+    const { mock, team, api, client } = await teamWithClient()
+    const record = await createRecord(team, { client: client.id, steps: [IDENTITY], notification: false })
+    mock.events.length = 0
+    const res = await mock.control.post(`/records/${record.id}/corrections`, { first_name: 'Anne', last_name: 'Leigh' })
+    expect(res.status, res.text).toBe(201)
+    expect(res.body).toEqual({
+      object: 'client_correction',
+      id: expect.any(Number),
+      client: client.id,
+      record: record.id,
+      status: 'pending',
+      correction: { first_name: 'Anne', middle_name: null, last_name: 'Leigh' },
+      created_at: NOW,
+      updated_at: NOW,
+    })
+    expect(eventNames(mock)).toEqual(['record.updated'])
+    expect((await api.get(`/records/${record.id}`)).body.status).toBe('amendments')
+    expect((await api.get(`/clients/${client.id}/corrections`)).body.data).toEqual([res.body])
+    const decided = await api.patch(`/clients/${client.id}/corrections/${res.body.id}`, { status: 'accepted' })
+    expect(decided.status).toBe(200)
+    expect((await api.get(`/records/${record.id}`)).body.status).toBe('pending')
+    expect((await api.get(`/clients/${client.id}`)).body.name).toMatchObject({ first_name: 'Anne', last_name: 'Leigh' })
+
+    const missing = await mock.control.post('/records/987654/corrections', { first_name: 'A', last_name: 'B' })
+    expect(missing.status).toBe(404)
+    expect(missing.body).toEqual({ error: 'Record not found' })
+    const bad = await mock.control.post(`/records/${record.id}/corrections`, { first_name: 'Anne' })
+    expect(bad.status).toBe(422)
+    expect(bad.body).toEqual({ last_name: ['The last name field is required.'] })
+  })
+})
+
 describe('GET /records/{id}/steps', () => {
   it('lists the steps collapsed, and expands check, document and review one level deep', async () => {
     const { mock, team, api, client } = await teamWithClient()
