@@ -336,6 +336,16 @@ describe('case items', () => {
     expect(after).not.toHaveProperty('case')
   })
 
+  it('cannot be used to filter records: GET /records ignores a case parameter (spec rule 5)', async () => {
+    const w = await world()
+    await w.api().patch(`/cases/${w.case}/items`, [{ id: w.records[0], type: 'record' }])
+    const all = await w.api().get('/records')
+    const filtered = await w.api().get('/records', { case: w.case })
+    expect(filtered.status).toBe(200)
+    expect(filtered.body.data).toEqual(all.body.data)
+    expect(all.body.total).toBe(2)
+  })
+
   it('refuse records of another client, of another team or unknown, keyed by the entry, and change nothing', async () => {
     const w = await world()
     const other = await createClient(w.api(), 'Bo', 'Hart')
