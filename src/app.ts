@@ -15,6 +15,7 @@ import { RateLimiter, rateLimiting } from './kernel/rate-limit.ts'
 import { json } from './kernel/respond.ts'
 import { canWrite } from './kernel/roles.ts'
 import { assigneesRoutes } from './resources/assignees/routes.ts'
+import { casesRoutes } from './resources/cases/routes.ts'
 import { checksRoutes } from './resources/checks/routes.ts'
 import { clientsRoutes } from './resources/clients/routes.ts'
 import { correctionsRoutes } from './resources/corrections/routes.ts'
@@ -65,6 +66,7 @@ const RESOURCE_ROUTES = [
   sdkTokenRoutes,
   stepsRoutes,
   checksRoutes,
+  casesRoutes,
 ]
 
 const READ_ONLY_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])

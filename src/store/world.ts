@@ -6,13 +6,14 @@ import type { ClientRow } from '../resources/clients/rows.ts'
 import type { CreditRow } from '../resources/credits/rows.ts'
 import type { TokenRow, UserRow } from '../resources/me/rows.ts'
 import type { OrganisationRow } from '../resources/organisations/rows.ts'
+import type { CaseReviewRow, CaseRow } from '../resources/cases/rows.ts'
 import type { CheckRow, CorrectionRow, RecordDocumentRow, RecordRow, RecordTemplateRow, StepReviewRow } from '../resources/records/rows.ts'
 import type { JobRow } from '../kernel/scheduler.ts'
 import type { MemberRow, TeamRow } from '../resources/team/rows.ts'
 import { Table, type GroupIndex } from './table.ts'
 
 /** Bumped when the stored shape changes, so an old --data file is refused with a clear message. */
-export const WORLD_FORMAT = 3
+export const WORLD_FORMAT = 4
 
 /** One team's persisted state. */
 export interface TeamState {
@@ -27,11 +28,13 @@ export interface TeamState {
   record_documents: RecordDocumentRow[]
   corrections: CorrectionRow[]
   record_templates: RecordTemplateRow[]
+  cases: CaseRow[]
+  case_reviews: CaseReviewRow[]
 }
 
 /** A team with nothing in it yet. */
 export function newTeamState(team: TeamRow): TeamState {
-  return { team, members: [], clients: [], organisations: [], credits: [], records: [], checks: [], step_reviews: [], record_documents: [], corrections: [], record_templates: [] }
+  return { team, members: [], clients: [], organisations: [], credits: [], records: [], checks: [], step_reviews: [], record_documents: [], corrections: [], record_templates: [], cases: [], case_reviews: [] }
 }
 
 /** A team's state with its indexes. Change it only through its tables and methods. */
@@ -49,6 +52,10 @@ export class Team {
   readonly corrections: Table<CorrectionRow>
   readonly correctionsByClient: GroupIndex<number, CorrectionRow>
   readonly recordTemplates: Table<RecordTemplateRow>
+  readonly cases: Table<CaseRow>
+  readonly casesByClient: GroupIndex<number, CaseRow>
+  readonly caseReviews: Table<CaseReviewRow>
+  readonly reviewsByCase: GroupIndex<number, CaseReviewRow>
   private readonly membersByUser = new Map<number, MemberRow>()
 
   constructor(readonly state: TeamState) {
@@ -65,6 +72,10 @@ export class Team {
     this.corrections = new Table(state.corrections)
     this.correctionsByClient = this.corrections.groupBy((correction) => correction.client)
     this.recordTemplates = new Table(state.record_templates)
+    this.cases = new Table(state.cases)
+    this.casesByClient = this.cases.groupBy((row) => row.client)
+    this.caseReviews = new Table(state.case_reviews)
+    this.reviewsByCase = this.caseReviews.groupBy((review) => review.case)
     for (const member of state.members) this.membersByUser.set(member.user, member)
   }
 
@@ -108,8 +119,11 @@ export class Team {
     return this.recordsByClient.get(clientId).length > 0
   }
 
-  /** Deletes a client's records with everything that hangs off them (checks, reviews, documents, corrections). */
-  removeRecordsOf(clientId: number): void {
+  /**
+   * Deletes what belongs to a client being deleted: its records with everything that hangs off
+   * them (checks, reviews, documents, corrections) and its cases with their reviews.
+   */
+  removeDependentsOf(clientId: number): void {
     for (const record of [...this.recordsByClient.get(clientId)]) {
       for (const step of record.steps) {
         if (step.check !== null) this.checks.delete(step.check)
@@ -119,6 +133,10 @@ export class Team {
       this.records.delete(record.id)
     }
     for (const correction of [...this.correctionsByClient.get(clientId)]) this.corrections.delete(correction.id)
+    for (const row of [...this.casesByClient.get(clientId)]) {
+      for (const review of [...this.reviewsByCase.get(row.id)]) this.caseReviews.delete(review.id)
+      this.cases.delete(row.id)
+    }
   }
 
   addMember(user: number, role: Role | null, joinedAt: string): MemberRow {
@@ -146,6 +164,9 @@ export type SequenceName =
   | 'correction'
   | 'record_template'
   | 'job'
+  | 'case'
+  | 'case_item'
+  | 'case_review'
 
 export interface WorldData {
   format: typeof WORLD_FORMAT

@@ -9,7 +9,8 @@ import type { ApiClient } from '../support/api.ts'
 import { contracts } from '../support/contracts.ts'
 import { createTestMock, NOW, type TestMock } from '../support/mock.ts'
 import { proposeCorrection } from '../../src/resources/corrections/index.ts'
-import { giveRecord } from '../support/rows.ts'
+import { setCaseAssignees, type CaseRow } from '../../src/resources/cases/index.ts'
+import { assigneeRows, giveRecord } from '../support/rows.ts'
 import { singlePage } from '../support/wire.ts'
 
 type NewTeam = ReturnType<TestMock['newTeam']>
@@ -41,6 +42,9 @@ interface World {
   step: number
   recordAssignee: number
   correction: number
+  /** The owner's case for the client, assigned to the same roles; with a record, it holds a second record of the client as an item. */
+  case: number
+  caseItem: number
 }
 
 /**
@@ -109,6 +113,16 @@ const REQUESTS: Record<string, { status: number; path: (w: World) => string; bod
   'checks.get': { status: 200, path: (w) => `/checks/${w.team.team.records.get(w.record)?.steps[0]?.check}`, record: true },
   'sdkToken.create': { status: 201, path: () => '/sdk_token', body: (w) => ({ record_id: w.record }), record: true },
   'steps.list': { status: 200, path: () => '/steps' },
+  'cases.list': { status: 200, path: () => '/cases' },
+  'cases.create': { status: 201, path: () => '/cases', body: (w) => ({ client: w.client, name: 'Onboarding' }) },
+  'cases.get': { status: 200, path: (w) => `/cases/${w.case}` },
+  'cases.update': { status: 200, path: (w) => `/cases/${w.case}`, body: () => ({ name: 'Renamed' }) },
+  'cases.reviews.list': { status: 200, path: (w) => `/cases/${w.case}/reviews` },
+  'cases.reviews.create': { status: 201, path: (w) => `/cases/${w.case}/reviews`, body: () => ({ status: 'approved' }) },
+  'cases.items.list': { status: 200, path: (w) => `/cases/${w.case}/items`, record: true },
+  'cases.items.update': { status: 201, path: (w) => `/cases/${w.case}/items`, body: (w) => [{ id: w.record, type: 'record' }], record: true },
+  'cases.items.delete': { status: 204, path: (w) => `/cases/${w.case}/items/${w.caseItem}`, record: true },
+  'cases.assignees.list': { status: 200, path: (w) => `/cases/${w.case}/assignees` },
   'steps.validate': { status: 200, path: () => '/steps', body: () => ({ steps: [{ type: 'check.identity' }] }) },
 }
 
@@ -122,14 +136,17 @@ const needsRecord = (id: string) => REQUESTS[id]?.record === true
 function notFoundOf(id: string) {
   if (id === 'clients.corrections.update') return { message: 'Client not found' }
   if (id === 'records.download') return { error: 'Not Found.' }
+  // FACTS.md "Wire details": the case items and reviews operations say it with a full stop.
+  if (/^cases\.(items|reviews)\./.test(id)) return { error: 'Case not found.' }
+  if (id.startsWith('cases.')) return { error: 'Case not found' }
   return { error: id.startsWith('clients.') ? 'Client not found' : id.startsWith('records.') ? 'Record not found' : 'Organisation not found' }
 }
 
-/** Operations whose path names a client, an organisation or a record. */
-const NAMING_A_RESOURCE = SERVED.filter((op) => op.pathParams.length > 0 && /^(clients|organisations|records)\./.test(op.id)).map((op) => op.id)
+/** Operations whose path names a client, an organisation, a record or a case. */
+const NAMING_A_RESOURCE = SERVED.filter((op) => op.pathParams.length > 0 && /^(clients|organisations|records|cases)\./.test(op.id)).map((op) => op.id)
 
 /** Every id of a World unknown. */
-const unknownIds = (w: World): World => ({ ...w, client: UNKNOWN, organisation: UNKNOWN, record: UNKNOWN })
+const unknownIds = (w: World): World => ({ ...w, client: UNKNOWN, organisation: UNKNOWN, record: UNKNOWN, case: UNKNOWN })
 
 /**
  * A fresh World; the client, both organisations and their assignees are made by the owner through
@@ -150,6 +167,10 @@ async function world(assigned: Role[] = [], withRecord = false): Promise<World> 
     [`/clients/${client.body.id}`, `/organisations/${organisation.body.id}`, `/organisations/${other.body.id}`].map((path) => api.post(`${path}/assignees`, users)),
   )
   for (const res of assignees) expect(res.status, res.text).toBe(201)
+  const made = await api.post('/cases', { client: client.body.id, name: 'Onboarding' })
+  expect(made.status, made.text).toBe(201)
+  const caseRow = team.team.cases.get(made.body.id) as CaseRow
+  setCaseAssignees(mock.teamContext(team.team), caseRow, [team.users.owner.id, ...assigned.map((role) => team.users[role].id)])
   const w = {
     mock,
     team,
@@ -162,13 +183,19 @@ async function world(assigned: Role[] = [], withRecord = false): Promise<World> 
     step: UNKNOWN,
     recordAssignee: UNKNOWN,
     correction: UNKNOWN,
+    case: made.body.id as number,
+    caseItem: UNKNOWN,
   }
   if (!withRecord) return w
   const record = giveRecord(mock, team.team, w.client, { steps: [{ type: 'check.identity' }, { type: 'document.request', preferences: { title: 'Payslip', instructions: 'Your latest payslip' } }] })
   const recordAssignees = await api.post(`/records/${record.id}/assignees`, users)
   expect(recordAssignees.status, recordAssignees.text).toBe(201)
   const correction = proposeCorrection(mock.teamContext(team.team), record, { first_name: 'Anne', last_name: 'Leigh' })
-  return { ...w, record: record.id, step: record.steps[0]!.id, recordAssignee: recordAssignees.body.data[0].id, correction: correction.id }
+  // An item of another record of the client, so that adding the record itself is new (201).
+  const inCase = giveRecord(mock, team.team, w.client, { steps: [{ type: 'check.identity' }], assignees: assigneeRows(mock, ...users.map((user) => user.team_member)) })
+  const caseItem = { id: mock.store.nextId('case_item'), record: inCase.id, created_at: NOW, updated_at: NOW }
+  caseRow.items.push(caseItem)
+  return { ...w, record: record.id, step: record.steps[0]!.id, recordAssignee: recordAssignees.body.data[0].id, correction: correction.id, caseItem: caseItem.id }
 }
 
 function send(api: ApiClient, id: string, w: World) {
@@ -360,10 +387,10 @@ describe('assigned-only members (FACTS.md "Roles")', () => {
       } else if (id === 'sdkToken.create') {
         // The token names who asked for it.
         expect(claimsOf(res.body.token)).toEqual({ ...claimsOf(owners.body.token), user_id: user.id })
-      } else if (id === 'organisations.create') {
+      } else if (id === 'organisations.create' || id === 'cases.create') {
         // An assigned-only creator is assigned to what they create.
         expect(res.body).toEqual({ ...owners.body, assignees: [user.id] })
-      } else if (id === 'records.steps.reviews.create') {
+      } else if (id === 'records.steps.reviews.create' || id === 'cases.reviews.create') {
         expect(res.body).toEqual({ ...owners.body, reviewed_by: user.id })
       } else {
         expect(res.body).toEqual(owners.body)

@@ -1,7 +1,9 @@
 // The assignee collections of clients, organisations and records: the same five operations on
-// each parent, over the rules in service.ts (spec, Clients rule 5; FACTS.md).
+// each parent, over the rules in service.ts (spec, Clients rule 5; FACTS.md). Cases have only the
+// list (FACTS.md, Cases: their assignees are set outside the API, in the mock by its control API).
 import type { AppRoutes, RequestContext } from '../../context.ts'
 import { listObject, paginate } from '../../kernel/pagination.ts'
+import { getCase } from '../cases/index.ts'
 import { getClient } from '../clients/index.ts'
 import { getOrganisation } from '../organisations/index.ts'
 import { getRecord } from '../records/index.ts'
@@ -21,6 +23,12 @@ const PARENTS = [
   { name: 'organisations', find: (ctx: RequestContext, params: ParentParams): Parent => getOrganisation(ctx, params.id as number) },
   // An assigned-only member manages only the records they see (assigned to them), like clients.
   { name: 'records', find: (ctx: RequestContext, params: ParentParams): Parent => getRecord(ctx, (params.id ?? params.recordId) as number) },
+] as const
+
+/** Parents whose assignees can only be listed. */
+const LIST_ONLY = [
+  // A legacy team gets 403 first; then 404 Case not found, then 403 for an assigned-only member not assigned to it.
+  { name: 'cases', find: (ctx: RequestContext, params: { id: number }): Parent => getCase(ctx, params.id) },
 ] as const
 
 export function assigneesRoutes(routes: AppRoutes): void {
@@ -46,5 +54,10 @@ export function assigneesRoutes(routes: AppRoutes): void {
       return { parent, assignee: getAssignee(parent, params.assigneeId) }
     }
     routes.handle(`${name}.assignees.delete`, { find: findAssignee }, ({ found }) => removeAssignee(found.parent, found.assignee))
+  }
+  for (const { name, find } of LIST_ONLY) {
+    routes.handle(`${name}.assignees.list`, { find }, ({ ctx, found, query, url }) =>
+      paginate(found.assignees, query, url, (row) => presentAssignee(ctx, row)),
+    )
   }
 }

@@ -148,7 +148,7 @@ export function deleteClient(ctx: RequestContext, client: ClientRow): void {
   if (!canDeleteClient(ctx, ctx.team.hasRecords(client.id))) throw forbidden()
   ctx.team.clients.delete(client.id)
   ctx.team.removeClientFromOrganisations(client.id)
-  ctx.team.removeRecordsOf(client.id)
+  ctx.team.removeDependentsOf(client.id)
   emit(ctx, 'client.deleted', { client: client.id })
 }
 

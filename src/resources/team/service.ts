@@ -1,4 +1,4 @@
-import type { RequestContext } from '../../context.ts'
+import type { RequestContext, TeamContext } from '../../context.ts'
 import type { TeamUpdateJson } from '../../contracts/generated.ts'
 import { matchesSearch, searchWords } from '../../kernel/search.ts'
 import type { UserRow } from '../me/rows.ts'
@@ -36,7 +36,7 @@ export function listMembers(ctx: RequestContext, search?: string): Member[] {
 }
 
 /** A user as a team member of the caller's team: role null when they have left it. */
-export function memberOf(ctx: RequestContext, userId: number): Member | undefined {
+export function memberOf(ctx: TeamContext, userId: number): Member | undefined {
   const member = ctx.team.membership(userId)
   const user = ctx.store.user(userId)
   return member && user ? { member, user } : undefined
