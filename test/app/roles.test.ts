@@ -110,6 +110,7 @@ const REQUESTS: Record<string, { status: number; path: (w: World) => string; bod
   'sdkToken.create': { status: 201, path: () => '/sdk_token', body: (w) => ({ record_id: w.record }), record: true },
   'steps.list': { status: 200, path: () => '/steps' },
   'steps.validate': { status: 200, path: () => '/steps', body: () => ({ steps: [{ type: 'check.identity' }] }) },
+  'aggregates.caseStatus': { status: 200, path: () => '/aggregates/case-status' },
 }
 
 /** The claims of an SDK token (a JWT), without checking it. */
