@@ -14,6 +14,7 @@ import { Routes } from './kernel/operation.ts'
 import { RateLimiter, rateLimiting } from './kernel/rate-limit.ts'
 import { json } from './kernel/respond.ts'
 import { canWrite } from './kernel/roles.ts'
+import { aggregatesRoutes } from './resources/aggregates/routes.ts'
 import { assigneesRoutes } from './resources/assignees/routes.ts'
 import { casesRoutes } from './resources/cases/routes.ts'
 import { checksRoutes } from './resources/checks/routes.ts'
@@ -67,6 +68,7 @@ const RESOURCE_ROUTES = [
   stepsRoutes,
   checksRoutes,
   casesRoutes,
+  aggregatesRoutes,
 ]
 
 const READ_ONLY_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])

@@ -2,6 +2,7 @@
 // rule 7). It goes through the same contracts, gate and services as the API; it has no caller,
 // so its context is the mock's services.
 import type { Services, TeamContext } from '../context.ts'
+import { SURFACES } from '../contracts/load.ts'
 import { toTimestamp } from '../kernel/clock.ts'
 import { NO_EXPAND } from '../kernel/expand.ts'
 import { completeRecord, type Submission } from '../lifecycle/engine.ts'
@@ -11,6 +12,7 @@ import { presentRecord, recordStatus, type RecordRow } from '../resources/record
 import { invalid, notFound } from '../kernel/errors.ts'
 import type { Routes } from '../kernel/operation.ts'
 import { ROLES, type Role } from '../kernel/roles.ts'
+import { setCaseAssignees, type CaseRow } from '../resources/cases/index.ts'
 import { archiveOrganisation, unarchiveOrganisation, type OrganisationRow } from '../resources/organisations/index.ts'
 import { SDK_TOKEN_ALG, SDK_TOKEN_AUDIENCE, SDK_TOKEN_ISSUER, SDK_TOKEN_LIFETIME_SECONDS, sdkTokenKey } from '../resources/sdk-token/index.ts'
 import { presentMember, presentTeam } from '../resources/team/index.ts'
@@ -37,6 +39,37 @@ function findRecord(services: Services, params: { id: number }): TeamContext & {
     if (record) return { ...services, team, record }
   }
   throw notFound('Record')
+}
+
+/** Case ids are unique across teams, like record ids. */
+function findCase(services: Services, params: { id: number }): TeamContext & { row: CaseRow } {
+  for (const team of services.store.allTeams()) {
+    const row = team.cases.get(params.id)
+    if (row) return { ...services, team, row }
+  }
+  throw notFound('Case')
+}
+
+/** A case holds at most 25 assignees (contracts/schemas/case.json), so one list object shows them all. */
+const CASE_ASSIGNEES_LIMIT = 25 as const
+
+function presentCaseAssignees(ctx: TeamContext, row: CaseRow, controlBaseUrl: string) {
+  const origin = controlBaseUrl.slice(0, controlBaseUrl.length - SURFACES.control.base.length)
+  const data = row.assignees.map((assignee) => {
+    const member = ctx.team.membership(assignee.user)
+    const user = ctx.store.user(assignee.user)
+    if (!member || !user) throw new Error(`case ${row.id}: assignee ${assignee.user} was never in team ${ctx.team.id}`)
+    return { object: 'assignee' as const, id: assignee.id, type: 'team_member' as const, team_member: presentMember(member, user) }
+  })
+  return {
+    object: 'list' as const,
+    data,
+    total: data.length,
+    count: data.length,
+    limit: CASE_ASSIGNEES_LIMIT,
+    has_more: false,
+    url: `${origin}${SURFACES.api.base}/cases/${row.id}/assignees`,
+  }
 }
 
 function presentClock(services: Services, jobsRun: number) {
@@ -112,6 +145,13 @@ export function controlRoutes(routes: ControlRoutes): void {
   routes.handle('control.records.corrections.create', { find: findRecord }, ({ found, body, baseUrl }) => {
     const { record, ...ctx } = found
     return presentCorrection(ctx, proposeCorrection(ctx, record, body), NO_EXPAND, baseUrl)
+  })
+
+  routes.handle('control.cases.assignees.set', { find: findCase }, ({ found, body, baseUrl }) => {
+    const { row, ...ctx } = found
+    // The real API only lists case assignees (FACTS.md); the same rules as the API's assignees.
+    setCaseAssignees(ctx, row, body.team_members, 'team_members')
+    return presentCaseAssignees(ctx, row, baseUrl)
   })
 
   routes.handle('control.clock.get', ({ ctx }) => presentClock(ctx, 0))

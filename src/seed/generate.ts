@@ -1,6 +1,6 @@
 // Realistic generated data for one team: extra members, clients (with addresses, assignees,
 // references, statuses, deletion dates, some archived), organisations, credit history, record
-// templates and records (records.ts).
+// templates and records (records.ts), and cases on teams that have them (cases.ts).
 // Assigned-only members are always given some clients and organisations, so what they see is
 // never empty; members who left stay assigned where they were, as in the real service.
 // Everything comes from the given seeded faker and lies before `epoch`, so a seed always gives
@@ -14,6 +14,7 @@ import type { OrganisationRow } from '../resources/organisations/rows.ts'
 import { ownsTeam, seesOnlyAssigned } from '../kernel/roles.ts'
 import type { AssigneeRow, MemberRow } from '../resources/team/rows.ts'
 import type { Store, Team } from '../store/world.ts'
+import { generateCases } from './cases.ts'
 import { generateRecords } from './records.ts'
 
 export interface GenerateCounts {
@@ -22,6 +23,8 @@ export interface GenerateCounts {
   organisations: number
   credit_entries: number
   records: number
+  /** Cases (teams with cases enabled only), made after the records they hold. */
+  cases: number
 }
 
 const DAY = 86_400_000
@@ -272,4 +275,5 @@ export function generateTeamData(faker: Faker, store: Store, team: Team, domain:
   assignAssignedOnlyMembers(faker, store, team)
   generateCredits(faker, store, team, counts.credit_entries, epoch)
   generateRecords(faker, store, team, counts.records, epoch)
+  generateCases(faker, store, team, counts.cases, epoch)
 }

@@ -154,7 +154,7 @@ export function addTeam(store: Store, random: Random, now: Date, options: NewTea
     users[role] = user
     tokens[role] = token.token
   }
-  const counts = { members: 0, clients: 0, organisations: 0, credit_entries: 1, records: 0, ...options.generate }
+  const counts = { members: 0, clients: 0, organisations: 0, credit_entries: 1, records: 0, cases: 0, ...options.generate }
   generateTeamData(faker, store, team, domain, counts, now)
   return { team, tokens, users, members }
 }

@@ -124,6 +124,7 @@ const REQUESTS: Record<string, { status: number; path: (w: World) => string; bod
   'cases.items.delete': { status: 204, path: (w) => `/cases/${w.case}/items/${w.caseItem}`, record: true },
   'cases.assignees.list': { status: 200, path: (w) => `/cases/${w.case}/assignees` },
   'steps.validate': { status: 200, path: () => '/steps', body: () => ({ steps: [{ type: 'check.identity' }] }) },
+  'aggregates.caseStatus': { status: 200, path: () => '/aggregates/case-status' },
 }
 
 /** The claims of an SDK token (a JWT), without checking it. */

@@ -219,7 +219,7 @@ describe('POST /_mock/teams', () => {
       ['generate.credit_entries of 0', { generate: { credit_entries: 0 } }, { 'generate.credit_entries': ['The credit entries field must be at least 1.'] }],
       ['a negative count', { generate: { clients: -1 } }, { 'generate.clients': ['The clients field must be at least 0.'] }],
       ['a count that is not an integer', { generate: { members: 1.5 } }, { 'generate.members': ['The members field must be an integer.'] }],
-      ['an unknown generate key', { generate: { cases: 3 } }, { 'generate.cases': ['The cases field is not allowed.'] }],
+      ['an unknown generate key', { generate: { tickets: 3 } }, { 'generate.tickets': ['The tickets field is not allowed.'] }],
       [
         'several mistakes at once',
         { name: ' ', cases: 1, generate: { clients: 100_001, bogus: 1 } },
