@@ -1,5 +1,5 @@
 // CLI entry: config -> world -> createApp() -> listen (127.0.0.1 by default).
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { serve as listen } from '@hono/node-server'
 import { CommanderError } from 'commander'
 import { API_BASE, CONTROL_BASE, createApp } from './app.ts'
@@ -9,11 +9,11 @@ import { createClock } from './kernel/clock.ts'
 import { createEventBus } from './kernel/events.ts'
 import { createRandom } from './kernel/random.ts'
 import { createServices } from './services.ts'
-import { contractsDir, packageJsonPath } from './paths.ts'
+import { contractsDir, packageJsonPath, prebuiltWorldPath } from './paths.ts'
 import { loadWorldFixture, type WorldFixture } from './seed/fixture.ts'
 import { seedWorld } from './seed/index.ts'
 import { DataFileError, openWorld } from './store/persistence.ts'
-import type { Store } from './store/world.ts'
+import type { Store, WorldData } from './store/world.ts'
 
 const packageJson = JSON.parse(readFileSync(packageJsonPath, 'utf8')) as { version: string }
 
@@ -40,11 +40,19 @@ function tokenLines(fixture: WorldFixture, store: Store, nowTimestamp: string): 
   return lines
 }
 
+/** The fixture's own seed was seeded by the build (dist/world.json); any other seed is seeded now. */
+function seededWorld(fixture: WorldFixture, seed: number | undefined): WorldData {
+  if ((seed === undefined || seed === fixture.seed) && existsSync(prebuiltWorldPath)) {
+    return JSON.parse(readFileSync(prebuiltWorldPath, 'utf8')) as WorldData
+  }
+  return seedWorld(fixture, seed)
+}
+
 async function serve(config: ServeConfig): Promise<void> {
   const contracts = new Contracts(contractsDir, { validateSchemas: false })
   const fixture = loadWorldFixture()
   const clock = createClock({ start: config.clock })
-  const world = await openWorld({ file: config.data, build: () => seedWorld(fixture, config.seed) })
+  const world = await openWorld({ file: config.data, build: () => seededWorld(fixture, config.seed) })
   const { store } = world
   // Mixing in how many ids were handed out keeps new uuids fresh after a restart with --data.
   const issued = Object.values(store.data.sequences).reduce((sum, n) => sum + (n ?? 0), 0)

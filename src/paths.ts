@@ -7,3 +7,5 @@ export const projectRoot = fileURLToPath(new URL('../', import.meta.url))
 export const contractsDir = `${projectRoot}contracts`
 export const fixturesDir = `${projectRoot}fixtures`
 export const packageJsonPath = `${projectRoot}package.json`
+/** The seeded world of the fixture's seed, written by the build (src/build/world.ts). */
+export const prebuiltWorldPath = `${projectRoot}dist/world.json`

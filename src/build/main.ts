@@ -6,6 +6,7 @@ import { loadContracts } from '../contracts/load.ts'
 import { bundle } from './bundle.ts'
 import { check } from './check.ts'
 import { writeGeneratedTypes } from './types.ts'
+import { writePrebuiltWorld } from './world.ts'
 
 interface Step {
   name: string
@@ -15,11 +16,13 @@ interface Step {
 
 // In order: a step may rely on what the ones before it checked or wrote. check comes first, so
 // nothing is built from contracts or fixtures that break their schemas; types writes under src/,
-// so it comes before bundle (a source newer than the bundle would make every start rebuild).
+// so it comes before bundle (a source newer than the bundle would make every start rebuild); world
+// writes the seeded world the bundle reads at start.
 const steps: Step[] = [
   { name: 'check', run: check },
   { name: 'types', run: () => writeGeneratedTypes(loadContracts()) },
   { name: 'bundle', run: bundle },
+  { name: 'world', run: writePrebuiltWorld },
 ]
 
 /** Runs every step, with one line per step (name, time, note) to `log`; throws naming the step that failed. */

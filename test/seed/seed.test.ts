@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createRandom } from '../../src/kernel/random.ts'
 import { ownsTeam, ROLES } from '../../src/kernel/roles.ts'
-import { fixturesDir } from '../../src/paths.ts'
+import { fixturesDir, prebuiltWorldPath } from '../../src/paths.ts'
 import { checkWorldFixture, loadWorldFixture } from '../../src/seed/fixture.ts'
 import { addTeam, seedWorld } from '../../src/seed/index.ts'
 import type { CreditRow } from '../../src/resources/credits/rows.ts'
@@ -540,5 +540,11 @@ describe('addTeam', () => {
     expect(clients.body.total).toBe(3)
     expect((await api('owner').get('/me')).body.id).toBe(users.owner.id)
     expect((await api('owner').get('/credits', { expand: 'causer' })).body.total).toBe(1)
+  })
+})
+
+describe('the world the build seeds (dist/world.json)', () => {
+  it("is exactly the world of the fixture's seed, which the server reads instead of seeding it again", () => {
+    expect(JSON.parse(readFileSync(prebuiltWorldPath, 'utf8'))).toEqual(seedWorld(fixture))
   })
 })
