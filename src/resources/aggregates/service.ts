@@ -5,7 +5,8 @@
 import { canSee, type RequestContext } from '../../context.ts'
 import type { AggregatesCaseStatusQuery, CaseStatusJson } from '../../contracts/generated.ts'
 import { invalid } from '../../kernel/errors.ts'
-import type { CaseRow } from '../cases/rows.ts'
+import { hasVisibility } from '../../kernel/visibility.ts'
+import type { CaseRow } from '../cases/index.ts'
 
 /** The spec's States table order (contracts/schemas/case.json#/$defs/status). */
 export const CASE_STATUSES: readonly CaseStatusJson[] = [
@@ -24,7 +25,7 @@ export const hasCases = (ctx: RequestContext): boolean => ctx.team.row.cases_ena
 /** Whether a case passes the filters: assigned_to a user id (among its assignees) or false (none); the status set within [start, end]; visibility. */
 function matches(row: CaseRow, query: AggregatesCaseStatusQuery, start: number, end: number): boolean {
   const { assigned_to: assignedTo, visibility } = query
-  if (visibility !== undefined && (visibility === 'archived') !== (row.archived_at !== null)) return false
+  if (!hasVisibility(visibility, row.archived_at)) return false
   if (assignedTo !== undefined) {
     const assigned = typeof assignedTo === 'boolean' ? row.assignees.length === 0 : row.assignees.some((assignee) => assignee.user === assignedTo)
     if (!assigned) return false

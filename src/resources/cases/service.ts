@@ -6,6 +6,7 @@ import { forbidden, HttpError, invalid, notFound, type ValidationErrors } from '
 import { seesOnlyAssigned } from '../../kernel/roles.ts'
 import { matchesSearch, searchWords } from '../../kernel/search.ts'
 import { sortRows, type SortAccessors } from '../../kernel/sort.ts'
+import { hasVisibility } from '../../kernel/visibility.ts'
 import { assignCreator } from '../assignees/index.ts'
 import type { ClientRow } from '../clients/index.ts'
 import type { AssigneeRow } from '../team/rows.ts'
@@ -66,9 +67,6 @@ function sortAccessors(ctx: RequestContext): SortAccessors<CaseRow> {
   }
 }
 
-const archivedWanted = (visibility: 'active' | 'archived' | undefined, archivedAt: string | null | undefined) =>
-  visibility === undefined || (visibility === 'archived') === (archivedAt !== null && archivedAt !== undefined)
-
 /** GET /cases: every filter of the spec; an assigned-only member sees only the cases they are assigned to. */
 export function listCases(ctx: RequestContext, query: CasesListQuery): CaseRow[] {
   const { status, visibility, created_by: createdBy, assigned_to: assignedTo, client, client_visibility: clientVisibility, reference, search } = query
@@ -79,7 +77,7 @@ export function listCases(ctx: RequestContext, query: CasesListQuery): CaseRow[]
   const rows = ctx.team.cases.filter((row) => {
     if (onlyAssigned && !canSee(ctx, row)) return false
     if (statuses !== undefined && !statuses.has(row.status)) return false
-    if (!archivedWanted(visibility, row.archived_at)) return false
+    if (!hasVisibility(visibility, row.archived_at)) return false
     if (createdBy !== undefined && row.created_by !== createdBy) return false
     if (client !== undefined && row.client !== client) return false
     if (assignedTo !== undefined) {
@@ -89,7 +87,7 @@ export function listCases(ctx: RequestContext, query: CasesListQuery): CaseRow[]
     if (wantedReference !== undefined && row.reference?.toLowerCase() !== wantedReference) return false
     if (clientVisibility === undefined && words.length === 0) return true
     const owner = ctx.team.clients.get(row.client)
-    if (!archivedWanted(clientVisibility, owner?.archived_at)) return false
+    if (!hasVisibility(clientVisibility, owner?.archived_at)) return false
     return words.length === 0 || matchesSearch(words, [row.name, owner?.name.first_name, owner?.name.middle_name, owner?.name.last_name])
   })
   return sortRows(rows, sortAccessors(ctx), query)

@@ -4,6 +4,7 @@ import { forbidden } from '../../kernel/errors.ts'
 import { seesOnlyAssigned } from '../../kernel/roles.ts'
 import { matchesSearch, searchWords } from '../../kernel/search.ts'
 import { sortRows, type SortAccessors } from '../../kernel/sort.ts'
+import { hasVisibility } from '../../kernel/visibility.ts'
 import { assignCreator } from '../assignees/index.ts'
 import type { Team } from '../../store/world.ts'
 import { EMPTY_ADDRESS, type AddressRow, type ClientRow, type NameRow } from './rows.ts'
@@ -53,7 +54,7 @@ export function listClients(ctx: RequestContext, query: ClientsListQuery): Clien
     (client) =>
       (!onlyAssigned || canSee(ctx, client)) &&
       (status === undefined || client.status === status) &&
-      (visibility === undefined || (visibility === 'archived') === (client.archived_at !== null)) &&
+      hasVisibility(visibility, client.archived_at) &&
       (assignee === undefined || client.assignees.some((a) => a.user === assignee)) &&
       (wantedReference === undefined || client.reference?.toLowerCase() === wantedReference) &&
       (deletion_date === undefined || inDeletionBucket(client, deletion_date, today)) &&

@@ -4,6 +4,7 @@ import { toTimestamp } from '../../kernel/clock.ts'
 import { invalid, invalidBody } from '../../kernel/errors.ts'
 import { seesOnlyAssigned } from '../../kernel/roles.ts'
 import { sortRows, type SortAccessors } from '../../kernel/sort.ts'
+import { hasVisibility } from '../../kernel/visibility.ts'
 import { scheduleExpiry, scheduleReminders, stopReminders } from '../../lifecycle/schedule.ts'
 import { assignCreator } from '../assignees/index.ts'
 import type { ClientRow } from '../clients/index.ts'
@@ -37,9 +38,6 @@ function sortAccessors(ctx: RequestContext): SortAccessors<RecordRow> {
   }
 }
 
-const archivedWanted = (visibility: 'active' | 'archived' | undefined, archivedAt: string | null | undefined) =>
-  visibility === undefined || (visibility === 'archived') === (archivedAt !== null && archivedAt !== undefined)
-
 export function listRecords(ctx: RequestContext, query: RecordsListQuery, rows: readonly RecordRow[] = ctx.team.records.all()): RecordRow[] {
   const { status, visibility, assignee, client_visibility: clientVisibility } = query
   // created_by replaces the deprecated creator; when both are given, created_by wins.
@@ -49,11 +47,11 @@ export function listRecords(ctx: RequestContext, query: RecordsListQuery, rows: 
   const records = rows.filter(
     (record) =>
       (!onlyAssigned || canSee(ctx, record)) &&
-      archivedWanted(visibility, record.archived_at) &&
+      hasVisibility(visibility, record.archived_at) &&
       (createdBy === undefined || record.created_by === createdBy) &&
       (assignee === undefined ||
         (typeof assignee === 'boolean' ? record.assignees.length > 0 === assignee : record.assignees.some((row) => row.user === assignee))) &&
-      (clientVisibility === undefined || archivedWanted(clientVisibility, ctx.team.clients.get(record.client)?.archived_at)) &&
+      (clientVisibility === undefined || hasVisibility(clientVisibility, ctx.team.clients.get(record.client)?.archived_at)) &&
       (status === undefined || recordStatus(ctx.team, record, now) === status),
   )
   return sortRows(records, sortAccessors(ctx), query)

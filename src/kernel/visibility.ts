@@ -1,0 +1,7 @@
+// The visibility filters of the lists (visibility, client_visibility): active, archived, or both
+// when absent. A row that is missing (a deleted client) counts as active, like a null archived_at.
+export type Visibility = 'active' | 'archived'
+
+export function hasVisibility(visibility: Visibility | undefined, archivedAt: string | null | undefined): boolean {
+  return visibility === undefined || (visibility === 'archived') === (archivedAt !== null && archivedAt !== undefined)
+}
