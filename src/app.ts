@@ -84,6 +84,7 @@ export function createApp(options: AppOptions): Hono<KernelEnv<RequestContext>> 
     random: options.random,
     events: options.events,
     scheduler: options.scheduler,
+    blobs: options.blobs,
     behaviour: options.behaviour,
   }
   const routes = new Routes<RequestContext>(contracts, {

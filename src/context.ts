@@ -7,6 +7,7 @@ import type { Random } from './kernel/random.ts'
 import type { Scheduler } from './kernel/scheduler.ts'
 import { forbidden, notFound } from './kernel/errors.ts'
 import { ownsTeam, seesOnlyAssigned } from './kernel/roles.ts'
+import type { BlobStore } from './store/blobs.ts'
 import type { Table } from './store/table.ts'
 import type { Identity, Store, Team } from './store/world.ts'
 
@@ -22,8 +23,10 @@ export interface Services {
   clock: Clock
   random: Random
   events: EventBus
-  /** Work due later on the mock's clock (check results, reminders, expiry). */
+  /** Work due later on the mock's clock (check results, reminders, expiry, scans). */
   scheduler: Scheduler
+  /** Attachments' bytes. */
+  blobs: BlobStore
   behaviour: Behaviour
 }
 

@@ -9,9 +9,10 @@ import { createClock } from './kernel/clock.ts'
 import { createEventBus } from './kernel/events.ts'
 import { createRandom } from './kernel/random.ts'
 import { createServices } from './services.ts'
-import { contractsDir, packageJsonPath, prebuiltWorldPath } from './paths.ts'
+import { contractsDir, packageJsonPath, prebuiltWorldPath, samplesDir } from './paths.ts'
 import { loadWorldFixture, type WorldFixture } from './seed/fixture.ts'
 import { seedWorld } from './seed/index.ts'
+import { BlobStore, uploadsBeside } from './store/blobs.ts'
 import { DataFileError, openWorld } from './store/persistence.ts'
 import type { Store, WorldData } from './store/world.ts'
 
@@ -61,6 +62,7 @@ async function serve(config: ServeConfig): Promise<void> {
     clock,
     random: createRandom(store.data.seed + issued),
     events: createEventBus(),
+    blobs: new BlobStore({ dir: config.data === undefined ? undefined : uploadsBeside(config.data), samplesDir }),
     behaviour: { recordExpiryDays: config.recordExpiryDays, checkDelaySeconds: config.checkDelay },
   })
   // What fell due while the mock was not running (or since the seed's epoch) happens now.

@@ -6,6 +6,8 @@ import { fileURLToPath } from 'node:url'
 export const projectRoot = fileURLToPath(new URL('../', import.meta.url))
 export const contractsDir = `${projectRoot}contracts`
 export const fixturesDir = `${projectRoot}fixtures`
+/** The sample files seeded attachments point at (src/store/blobs.ts). */
+export const samplesDir = `${fixturesDir}/samples`
 export const packageJsonPath = `${projectRoot}package.json`
 /** The seeded world of the fixture's seed, written by the build (src/build/world.ts). */
 export const prebuiltWorldPath = `${projectRoot}dist/world.json`

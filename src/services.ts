@@ -3,11 +3,18 @@
 import type { Services } from './context.ts'
 import { Scheduler } from './kernel/scheduler.ts'
 import { registerLifecycle } from './lifecycle/engine.ts'
+import { samplesDir } from './paths.ts'
+import { BlobStore } from './store/blobs.ts'
 
-export type ServiceParts = Omit<Services, 'scheduler'>
+/** blobs defaults to a temporary uploads folder. */
+export type ServiceParts = Omit<Services, 'scheduler' | 'blobs'> & { blobs?: BlobStore }
 
 export function createServices(parts: ServiceParts): Services {
-  const services: Services = { ...parts, scheduler: new Scheduler(parts.store.data.jobs, parts.clock, () => parts.store.nextId('job')) }
+  const services: Services = {
+    ...parts,
+    blobs: parts.blobs ?? new BlobStore({ samplesDir }),
+    scheduler: new Scheduler(parts.store.data.jobs, parts.clock, () => parts.store.nextId('job')),
+  }
   registerLifecycle(services)
   return services
 }

@@ -4,7 +4,7 @@
 
 export class Table<T extends { id: number }> implements Iterable<T> {
   private readonly byId = new Map<number, T>()
-  private readonly groups: Array<GroupIndex<unknown, T>> = []
+  private readonly groups: Array<RowIndex<T>> = []
 
   constructor(private readonly rows: T[]) {
     for (const row of rows) this.byId.set(row.id, row)
@@ -58,9 +58,40 @@ export class Table<T extends { id: number }> implements Iterable<T> {
     this.groups.push(group)
     return group
   }
+
+  /** Rows by a unique key that never changes once a row exists (a form's reference), kept in step with the table. */
+  uniqueBy<K>(keyOf: (row: T) => K): UniqueIndex<K, T> {
+    const index = new UniqueIndex<K, T>(keyOf)
+    for (const row of this.rows) index.add(row)
+    this.groups.push(index)
+    return index
+  }
 }
 
-export class GroupIndex<K, T> {
+interface RowIndex<T> {
+  add(row: T): void
+  remove(row: T): void
+}
+
+export class UniqueIndex<K, T> implements RowIndex<T> {
+  private readonly rows = new Map<K, T>()
+
+  constructor(private readonly keyOf: (row: T) => K) {}
+
+  get(key: K): T | undefined {
+    return this.rows.get(key)
+  }
+
+  add(row: T): void {
+    this.rows.set(this.keyOf(row), row)
+  }
+
+  remove(row: T): void {
+    this.rows.delete(this.keyOf(row))
+  }
+}
+
+export class GroupIndex<K, T> implements RowIndex<T> {
   private readonly groups = new Map<K, T[]>()
 
   constructor(private readonly keyOf: (row: T) => K) {}

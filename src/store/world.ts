@@ -9,11 +9,16 @@ import type { OrganisationRow } from '../resources/organisations/rows.ts'
 import type { CaseReviewRow, CaseRow } from '../resources/cases/rows.ts'
 import type { CheckRow, CorrectionRow, RecordDocumentRow, RecordRow, RecordTemplateRow, StepReviewRow } from '../resources/records/rows.ts'
 import type { JobRow } from '../kernel/scheduler.ts'
+import type { AttachmentRow } from '../resources/attachments/rows.ts'
+import type { DocumentTemplateRow, EmailTemplateRow, LibraryDocumentRow } from '../resources/documents/rows.ts'
+import type { ClientDocumentRow, FileRow } from '../resources/files/rows.ts'
+import type { FormTemplateRow } from '../resources/form-templates/rows.ts'
+import type { FormRow } from '../resources/forms/rows.ts'
 import type { MemberRow, TeamRow } from '../resources/team/rows.ts'
-import { Table, type GroupIndex } from './table.ts'
+import { Table, type GroupIndex, type UniqueIndex } from './table.ts'
 
 /** Bumped when the stored shape changes, so an old --data file is refused with a clear message. */
-export const WORLD_FORMAT = 4
+export const WORLD_FORMAT = 5
 
 /** One team's persisted state. */
 export interface TeamState {
@@ -30,11 +35,19 @@ export interface TeamState {
   record_templates: RecordTemplateRow[]
   cases: CaseRow[]
   case_reviews: CaseReviewRow[]
+  attachments: AttachmentRow[]
+  files: FileRow[]
+  client_documents: ClientDocumentRow[]
+  library_documents: LibraryDocumentRow[]
+  email_templates: EmailTemplateRow[]
+  document_templates: DocumentTemplateRow[]
+  form_templates: FormTemplateRow[]
+  forms: FormRow[]
 }
 
 /** A team with nothing in it yet. */
 export function newTeamState(team: TeamRow): TeamState {
-  return { team, members: [], clients: [], organisations: [], credits: [], records: [], checks: [], step_reviews: [], record_documents: [], corrections: [], record_templates: [], cases: [], case_reviews: [] }
+  return { team, members: [], clients: [], organisations: [], credits: [], records: [], checks: [], step_reviews: [], record_documents: [], corrections: [], record_templates: [], cases: [], case_reviews: [], attachments: [], files: [], client_documents: [], library_documents: [], email_templates: [], document_templates: [], form_templates: [], forms: [] }
 }
 
 /** A team's state with its indexes. Change it only through its tables and methods. */
@@ -56,6 +69,19 @@ export class Team {
   readonly casesByClient: GroupIndex<number, CaseRow>
   readonly caseReviews: Table<CaseReviewRow>
   readonly reviewsByCase: GroupIndex<number, CaseReviewRow>
+  readonly attachments: Table<AttachmentRow>
+  readonly files: Table<FileRow>
+  readonly filesByClient: GroupIndex<number, FileRow>
+  readonly filesByAttachment: GroupIndex<number, FileRow>
+  readonly clientDocuments: Table<ClientDocumentRow>
+  readonly libraryDocuments: Table<LibraryDocumentRow>
+  readonly emailTemplates: Table<EmailTemplateRow>
+  readonly documentTemplates: Table<DocumentTemplateRow>
+  readonly formTemplates: Table<FormTemplateRow>
+  readonly formTemplatesByReference: UniqueIndex<string, FormTemplateRow>
+  readonly forms: Table<FormRow>
+  readonly formsByClient: GroupIndex<number, FormRow>
+  readonly formsByReference: UniqueIndex<string, FormRow>
   private readonly membersByUser = new Map<number, MemberRow>()
 
   constructor(readonly state: TeamState) {
@@ -76,6 +102,19 @@ export class Team {
     this.casesByClient = this.cases.groupBy((row) => row.client)
     this.caseReviews = new Table(state.case_reviews)
     this.reviewsByCase = this.caseReviews.groupBy((review) => review.case)
+    this.attachments = new Table(state.attachments)
+    this.files = new Table(state.files)
+    this.filesByClient = this.files.groupBy((file) => file.client)
+    this.filesByAttachment = this.files.groupBy((file) => file.attachment)
+    this.clientDocuments = new Table(state.client_documents)
+    this.libraryDocuments = new Table(state.library_documents)
+    this.emailTemplates = new Table(state.email_templates)
+    this.documentTemplates = new Table(state.document_templates)
+    this.formTemplates = new Table(state.form_templates)
+    this.formTemplatesByReference = this.formTemplates.uniqueBy((template) => template.reference)
+    this.forms = new Table(state.forms)
+    this.formsByClient = this.forms.groupBy((form) => form.client)
+    this.formsByReference = this.forms.uniqueBy((form) => form.reference)
     for (const member of state.members) this.membersByUser.set(member.user, member)
   }
 
@@ -167,6 +206,14 @@ export type SequenceName =
   | 'case'
   | 'case_item'
   | 'case_review'
+  | 'attachment'
+  | 'file'
+  | 'client_document'
+  | 'library_document'
+  | 'email_template'
+  | 'document_template'
+  | 'form_template'
+  | 'form'
 
 export interface WorldData {
   format: typeof WORLD_FORMAT

@@ -1,7 +1,6 @@
 // What steps refer to in the team's libraries: document templates, library documents, attachments
-// and form templates. Those resources arrive with a later issue and have no tables yet, so today
-// nothing is found and every reference is a 422. When a table comes, its lookup goes here, and
-// only here: prepareSteps asks nothing else.
+// and form templates. Every lookup a step makes goes here, and only here: prepareSteps asks
+// nothing else. Disabled templates and documents cannot be named by a new step.
 import type { Team } from '../../store/world.ts'
 
 export interface StepLibrary {
@@ -17,11 +16,22 @@ export interface StepLibrary {
 
 /** The team's library as steps see it. */
 export function stepLibrary(team: Team): StepLibrary {
-  void team
   return {
-    documentTemplate: () => undefined,
-    libraryDocument: () => undefined,
-    attachment: () => undefined,
-    formTemplate: () => undefined,
+    documentTemplate: (id) => {
+      const template = team.documentTemplates.get(id)
+      return template?.is_enabled ? { title: template.name, instructions: template.content } : undefined
+    },
+    libraryDocument: (id) => {
+      const document = team.libraryDocuments.get(id)
+      return document?.is_enabled ? { name: document.name, attachment: document.attachment } : undefined
+    },
+    attachment: (id) => {
+      const attachment = team.attachments.get(id)
+      return attachment && attachment.redacted_at === null ? { id: attachment.id } : undefined
+    },
+    formTemplate: (reference) => {
+      const template = team.formTemplatesByReference.get(reference)
+      return template?.is_enabled && template.archived_at === null ? { reference: template.reference } : undefined
+    },
   }
 }

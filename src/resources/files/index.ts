@@ -1,0 +1,2 @@
+export type { ClientDocumentRow, FileRow, FileSourceSubtype, FileSourceType } from './rows.ts'
+export { addFile, type NewFile } from './service.ts'

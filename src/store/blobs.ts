@@ -1,0 +1,105 @@
+// Where attachments' bytes live. Uploads go to a folder: beside the data file with --data (so they
+// last as long as the world), else a temporary folder made on the first upload and removed when
+// the process exits. Seeded attachments point at the read-only samples in fixtures/samples, so the
+// seeded world needs no copies. A blob key says which: 'upload:<name>' or 'sample:<file>'.
+import { createReadStream, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Readable } from 'node:stream'
+
+const UPLOAD = 'upload:'
+const SAMPLE = 'sample:'
+
+/** Temporary folders still to remove, with one exit hook for all of them (tests make many stores). */
+const temporaryFolders = new Set<string>()
+let exitHookInstalled = false
+
+function removeOnExit(dir: string): void {
+  temporaryFolders.add(dir)
+  if (exitHookInstalled) return
+  exitHookInstalled = true
+  process.once('exit', () => {
+    for (const folder of temporaryFolders) rmSync(folder, { recursive: true, force: true })
+  })
+}
+
+/** Uploads kept with --data live beside the data file: ./mock.json keeps them in ./mock.files/. */
+export function uploadsBeside(dataFile: string): string {
+  return `${dataFile.replace(/\.json$/i, '')}.files`
+}
+
+export interface BlobStoreOptions {
+  /** The uploads folder; undefined: a temporary one, made on first use and removed on exit. */
+  dir?: string | undefined
+  /** The read-only sample files seeded attachments use (fixtures/samples). */
+  samplesDir: string
+}
+
+export class BlobStore {
+  private dir: string | undefined
+
+  constructor(private readonly options: BlobStoreOptions) {
+    this.dir = options.dir
+  }
+
+  /** The key of an upload stored under name. */
+  static upload(name: string): string {
+    return `${UPLOAD}${name}`
+  }
+
+  /** The key of a sample file of fixtures/samples. */
+  static sample(file: string): string {
+    return `${SAMPLE}${file}`
+  }
+
+  /** The uploads folder, made when first needed. */
+  uploadsDir(): string {
+    if (this.dir === undefined) {
+      this.dir = mkdtempSync(join(tmpdir(), 'ivs-mock-files-'))
+      removeOnExit(this.dir)
+    } else {
+      mkdirSync(this.dir, { recursive: true })
+    }
+    return this.dir
+  }
+
+  /** The file holding a blob's bytes. */
+  path(blob: string): string {
+    if (blob.startsWith(SAMPLE)) return join(this.options.samplesDir, blob.slice(SAMPLE.length))
+    if (blob.startsWith(UPLOAD)) return join(this.uploadsDir(), blob.slice(UPLOAD.length))
+    throw new Error(`blobs: unknown blob key ${blob}`)
+  }
+
+  /** Stores bytes as an upload named name; returns its key. */
+  write(name: string, bytes: Uint8Array): string {
+    const key = BlobStore.upload(name)
+    writeFileSync(this.path(key), bytes)
+    return key
+  }
+
+  read(blob: string): Buffer {
+    return readFileSync(this.path(blob))
+  }
+
+  size(blob: string): number {
+    return statSync(this.path(blob)).size
+  }
+
+  /** The bytes as a web stream, read from disk as they are sent (downloads can be 100 MB). */
+  stream(blob: string): ReadableStream<Uint8Array> {
+    return Readable.toWeb(createReadStream(this.path(blob))) as ReadableStream<Uint8Array>
+  }
+
+  /** Forgets an upload's bytes; samples are shared and never removed. */
+  remove(blob: string): void {
+    if (blob.startsWith(UPLOAD)) rmSync(this.path(blob), { force: true })
+  }
+
+  /** Removes the temporary uploads folder now (a kept --data folder stays). */
+  dispose(): void {
+    if (this.dir === undefined || !temporaryFolders.has(this.dir)) return
+    rmSync(this.dir, { recursive: true, force: true })
+    temporaryFolders.delete(this.dir)
+    this.dir = undefined
+  }
+}
