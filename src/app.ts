@@ -21,6 +21,7 @@ import { checksRoutes } from './resources/checks/routes.ts'
 import { clientsRoutes } from './resources/clients/routes.ts'
 import { correctionsRoutes } from './resources/corrections/routes.ts'
 import { creditsRoutes } from './resources/credits/routes.ts'
+import { documentsRoutes } from './resources/documents/routes.ts'
 import { meRoutes } from './resources/me/routes.ts'
 import { organisationsRoutes } from './resources/organisations/routes.ts'
 import { recordDocumentsRoutes } from './resources/record-documents/routes.ts'
@@ -60,6 +61,7 @@ const RESOURCE_ROUTES = [
   recordsRoutes,
   recordStepsRoutes,
   templatesRoutes,
+  documentsRoutes,
   stepReviewsRoutes,
   recordDocumentsRoutes,
   correctionsRoutes,

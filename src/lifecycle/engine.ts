@@ -16,6 +16,7 @@ import { recordChanged, settleFinished } from '../resources/records/events.ts'
 import type { CheckRow, Outcome, RecordRow, StepRow } from '../resources/records/rows.ts'
 import { isExpired, isOpen } from '../resources/records/status.ts'
 import { OUTCOME_STATUS, outcomeFor } from './outcomes.ts'
+import { photoIdMedia } from './photo-id.ts'
 import { checkResponse, type CheckResponseInput } from './responses.ts'
 import { JOBS, REMINDER_INTERVAL_MS, stopReminders } from './schedule.ts'
 
@@ -31,7 +32,7 @@ export function submitStep(ctx: TeamContext, record: RecordRow, step: StepRow, s
   if (step.completed_at !== null) return
   const now = ctx.clock.timestamp()
   step.completed_at = now
-  if (step.document !== null) completeRecordDocument(ctx, step)
+  if (step.document !== null) completeRecordDocument(ctx, record, step)
   const check = step.check === null ? undefined : ctx.team.checks.get(step.check)
   if (!check) return
   check.status = 'submitted'
@@ -74,6 +75,8 @@ function returnResult(ctx: TeamContext, check: CheckRow): void {
     random: ctx.random,
     now: ctx.clock.now(),
   })
+  // The images the client took come back with a photo ID result (attachments and files of the client).
+  if (check.response !== null && check.type === 'photo_id') check.response.media = photoIdMedia(ctx, record, check, step?.preferences ?? {})
   check.updated_at = ctx.clock.timestamp()
   recordChanged(ctx, record)
 }

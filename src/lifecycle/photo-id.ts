@@ -1,15 +1,22 @@
 // The photo ID check response (check_response.photo_id): a document report with every breakdown
 // group of the spec and document_data read from a document made for the record's client, plus a
-// facial similarity report when the step asks for one.
+// facial similarity report when the step asks for one; and its media, the images the client took
+// (photoIdMedia), which are attachments and files of the client.
+import type { TeamContext } from '../context.ts'
 import type {
   CheckResponsePhotoIdBreakdownResultJson as BreakdownResult,
   CheckResponsePhotoIdDocumentDataJson as DocumentData,
+  CheckResponsePhotoIdDocumentMediaJson as DocumentMedia,
   CheckResponsePhotoIdDocumentReportJson as DocumentReport,
   CheckResponsePhotoIdFacialSimilarityReportJson as FacialSimilarityReport,
   CheckResponsePhotoIdGroupJson as Group,
   CheckResponsePhotoIdJson,
+  CheckResponsePhotoIdPersonMediaJson as PersonMedia,
 } from '../contracts/generated.ts'
 import { toDate } from '../kernel/clock.ts'
+import { presentAttachment, sampleAttachment, type SampleName } from '../resources/attachments/index.ts'
+import { addFile } from '../resources/files/index.ts'
+import type { CheckRow, RecordRow } from '../resources/records/index.ts'
 import {
   documentNumber,
   idCardMrz,
@@ -200,11 +207,63 @@ function facialSimilarityReport(input: CheckResponseInput): FacialSimilarityRepo
  * data_validation.document_expiration consider (the document expired); rejected: the document
  * report is rejected with only image_integrity assessed (image_quality and
  * conclusive_document_quality consider), its other groups and document_data null. media is []
- * until attachments are served.
+ * here: the engine fills it in with photoIdMedia, which makes the images' attachments and files.
  */
 export function photoIdResponse(input: CheckResponseInput, dob: string): CheckResponsePhotoIdJson {
   const reports: CheckResponsePhotoIdJson['reports'] = [documentReport(input, dob)]
   if (input.preferences.facial_similarity === true) reports.push(facialSimilarityReport(input))
   const result = input.outcome === 'clear' ? 'clear' : input.outcome === 'rejected' ? 'rejected' : 'consider'
   return { object: 'check_response.photo_id', status: 'complete', result, reports, media: [] }
+}
+
+/** The sample image of each document type (a national ID card shows as the card sample). */
+const DOCUMENT_IMAGES: Record<DocumentType, { sample: SampleName; label: string }> = {
+  passport: { sample: 'passport', label: 'Passport' },
+  driving_licence: { sample: 'drivingLicence', label: 'Driving licence' },
+  national_id: { sample: 'drivingLicence', label: 'National identity card' },
+}
+
+/**
+ * The media of a photo ID check's response, made when its result returns: the front of the
+ * document the client showed and, when the step captured their face, a photo (face or
+ * facial_similarity) and a motion capture (liveness, and every biometric check). Each is an
+ * attachment (a sample image, scanned clean) and a received file of the client with source the
+ * check (source_subtype photo_id), created by the client.
+ */
+export function photoIdMedia(ctx: TeamContext, record: RecordRow, check: CheckRow, preferences: Record<string, unknown>): Array<DocumentMedia | PersonMedia> {
+  const { type, country } = documentOf(preferences)
+  const document = DOCUMENT_IMAGES[type]
+  const slug = document.label.toLowerCase().replace(/ /g, '-')
+  const captured = (sample: SampleName, original: string, name: string) => {
+    const attachment = sampleAttachment(ctx, sample, original)
+    addFile(ctx, {
+      client: record.client,
+      type: 'received',
+      source: { type: 'check', id: check.id },
+      source_subtype: 'photo_id',
+      name,
+      attachment: attachment.id,
+      created_by: { type: 'client', id: record.client },
+    })
+    return presentAttachment(attachment)
+  }
+  const media: Array<DocumentMedia | PersonMedia> = [
+    {
+      type: 'document',
+      attachment: captured(document.sample, `${slug}-front.jpg`, `${document.label} (front)`),
+      document_type: type,
+      side: 'front',
+      issuing_country: country,
+      // Passports and national ID cards carry a chip; UK driving licences do not.
+      has_nfc: type !== 'driving_licence',
+    },
+  ]
+  const biometric = preferences.report_type === 'biometric'
+  if (preferences.face === true || preferences.facial_similarity === true) {
+    media.push({ type: 'photo', attachment: captured('selfie', 'selfie.jpg', 'Selfie') })
+  }
+  if (preferences.liveness === true || biometric) {
+    media.push({ type: 'motion_capture', attachment: captured('selfie', 'motion-capture.jpg', 'Liveness capture') })
+  }
+  return media
 }

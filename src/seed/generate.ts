@@ -1,6 +1,7 @@
 // Realistic generated data for one team: extra members, clients (with addresses, assignees,
 // references, statuses, deletion dates, some archived), organisations, credit history, record
-// templates and records (records.ts), and cases on teams that have them (cases.ts).
+// templates and records (records.ts), cases on teams that have them (cases.ts), and the libraries
+// (libraries.ts: documents, email and document templates).
 // Assigned-only members are always given some clients and organisations, so what they see is
 // never empty; members who left stay assigned where they were, as in the real service.
 // Everything comes from the given seeded faker and lies before `epoch`, so a seed always gives
@@ -15,6 +16,7 @@ import { ownsTeam, seesOnlyAssigned } from '../kernel/roles.ts'
 import type { AssigneeRow, MemberRow } from '../resources/team/rows.ts'
 import type { Store, Team } from '../store/world.ts'
 import { generateCases } from './cases.ts'
+import { generateLibraries } from './libraries.ts'
 import { generateRecords } from './records.ts'
 
 export interface GenerateCounts {
@@ -276,4 +278,6 @@ export function generateTeamData(faker: Faker, store: Store, team: Team, domain:
   generateCredits(faker, store, team, counts.credit_entries, epoch)
   generateRecords(faker, store, team, counts.records, epoch)
   generateCases(faker, store, team, counts.cases, epoch)
+  // A faker of its own, so adding the libraries shifts nothing generated before them.
+  generateLibraries(seededFaker(team.id * 7_919 + 4_447), store, team, epoch)
 }

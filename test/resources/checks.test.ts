@@ -260,3 +260,88 @@ describe('GET /checks/{id}', () => {
     })
   })
 })
+
+describe('photo ID media: the images the client took, when the result returns', () => {
+  const STORED_JPG = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.jpg$/
+  const RESULT_AT = '2026-07-01T12:01:00Z'
+
+  /** A photo ID record made through the API and completed by the client with an outcome; its check after the result (60 s). */
+  async function photoId(preferences: Record<string, unknown>, outcome: Outcome = 'clear') {
+    const { mock, api, clientId, team } = await setup()
+    const created = await api().post('/records', { client: clientId, notification: false, steps: [{ type: 'check.photo_id', preferences }] })
+    expect(created.status, created.text).toBe(201)
+    const checkId = created.body.steps[0].check as number
+    expect(team.checks.get(checkId)?.response).toBeNull()
+    await mock.control.post(`/records/${created.body.id}/complete`, { outcome })
+    expect(team.filesByClient.get(clientId)).toEqual([])
+    await mock.control.post('/clock/advance', { seconds: 60 })
+    const res = await api().get(`/checks/${checkId}`, { expand: 'response' })
+    expect(res.status).toBe(200)
+    return { mock, team, clientId, checkId, response: res.body.response }
+  }
+
+  const image = (mock: { services: { blobs: { size: (blob: string) => number } } }, original: string, file: string) => ({
+    object: 'attachment',
+    id: expect.any(Number),
+    name: expect.stringMatching(STORED_JPG),
+    original,
+    type: 'image/jpeg',
+    size: mock.services.blobs.size(`sample:${file}`),
+    av_status: 'clean',
+    created_at: RESULT_AT,
+    updated_at: RESULT_AT,
+  })
+
+  it('carries the document front, a photo (face) and a motion capture (liveness), each an attachment and a received file of the client', async () => {
+    const { mock, team, clientId, checkId, response } = await photoId({ report_type: 'standard', docs: ['driving_licence'], face: true, liveness: true })
+    expect(response.media).toEqual([
+      { type: 'document', attachment: image(mock, 'driving-licence-front.jpg', 'driving-licence.jpg'), document_type: 'driving_licence', side: 'front', issuing_country: 'GBR', has_nfc: false },
+      { type: 'photo', attachment: image(mock, 'selfie.jpg', 'selfie.jpg') },
+      { type: 'motion_capture', attachment: image(mock, 'motion-capture.jpg', 'selfie.jpg') },
+    ])
+    const ids = response.media.map((media: { attachment: { id: number } }) => media.attachment.id)
+    expect(team.filesByClient.get(clientId)).toEqual(
+      [
+        ['Driving licence (front)', ids[0]],
+        ['Selfie', ids[1]],
+        ['Liveness capture', ids[2]],
+      ].map(([name, attachment]) => ({
+        id: expect.any(Number),
+        client: clientId,
+        type: 'received',
+        source: { type: 'check', id: checkId },
+        source_subtype: 'photo_id',
+        name,
+        attachment,
+        created_by: { type: 'client', id: clientId },
+        is_deletable: false,
+        expires_at: null,
+        created_at: RESULT_AT,
+        updated_at: RESULT_AT,
+      })),
+    )
+  })
+
+  it('shows a passport (with a chip) of the issuing country, a photo for facial similarity, and the media of a rejected check too', async () => {
+    const { mock, response } = await photoId({ report_type: 'standard', docs: ['passport'], issuing_countries: ['IRL'], facial_similarity: true }, 'rejected')
+    expect(response.result).toBe('rejected')
+    expect(response.media).toEqual([
+      { type: 'document', attachment: image(mock, 'passport-front.jpg', 'passport.jpg'), document_type: 'passport', side: 'front', issuing_country: 'IRL', has_nfc: true },
+      { type: 'photo', attachment: image(mock, 'selfie.jpg', 'selfie.jpg') },
+    ])
+  })
+
+  it('captures the face as motion on a biometric check', async () => {
+    const { response } = await photoId({ report_type: 'biometric' })
+    expect(response.media.map((media: { type: string; document_type?: string }) => [media.type, media.document_type])).toEqual([
+      ['document', 'passport'],
+      ['motion_capture', undefined],
+    ])
+  })
+
+  it('has no media, attachments or files when no response comes back (failed)', async () => {
+    const { team, clientId, response } = await photoId({ report_type: 'standard', docs: ['passport'] }, 'failed')
+    expect(response).toBeNull()
+    expect(team.filesByClient.get(clientId)).toEqual([])
+  })
+})

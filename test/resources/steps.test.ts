@@ -13,13 +13,14 @@ import { FORM_TEMPLATE, MINIMAL_PREFERENCES, minimalStep } from '../support/step
 const ORIGIN = 'http://localhost/api/v2'
 const FORBIDDEN = { message: 'This action is unauthorized.' }
 const UUID = '0b5c1f7e-3d2a-4c8b-9e6f-7a1d2c3b4e5f'
+const UNKNOWN = 987_654
 
 type Prefs = Record<string, unknown> | null | undefined
 const step = (type: StepTypeJson, preferences?: Prefs) => (preferences === undefined ? { type } : { type, preferences })
 
 const ALL_TYPES = STEP_CATALOGUE.map((entry) => entry.type)
 
-/** A library holding one of everything steps can name (the real one is empty until the libraries come). */
+/** A library holding one of everything steps can name, at fixed ids (the seeded ones depend on the seed). */
 const FULL_LIBRARY: StepLibrary = {
   documentTemplate: (id) => (id === 15 ? { title: 'Utility bill', instructions: 'A bill from the last three months.' } : undefined),
   libraryDocument: (id) => (id === 16 ? { name: 'Terms of business', attachment: 77 } : undefined),
@@ -646,16 +647,16 @@ describe('422: preferences the contract refuses', () => {
   })
 })
 
-/** [what, steps, exact 422 body]: references to the team's library, which holds nothing yet. */
+/** [what, steps, exact 422 body]: references to what the team's library does not hold (no form templates are seeded). */
 const UNKNOWN_REFERENCES: Array<[string, unknown[], Record<string, string[]>]> = [
-  ['a document request template', [step('document.request', { template: 15 })], { 'steps.0.preferences.template': ['The selected template is invalid.'] }],
+  ['a document request template', [step('document.request', { template: UNKNOWN })], { 'steps.0.preferences.template': ['The selected template is invalid.'] }],
   [
     'a document request template beside a title',
-    [step('document.request', { template: 15, title: 'Payslip', instructions: 'Latest.' })],
+    [step('document.request', { template: UNKNOWN, title: 'Payslip', instructions: 'Latest.' })],
     { 'steps.0.preferences.template': ['The selected template is invalid.'] },
   ],
-  ['a document transfer template', [step('document.transfer', { template: 16 })], { 'steps.0.preferences.template': ['The selected template is invalid.'] }],
-  ['a document transfer attachment', [step('document.transfer', { name: 'Contract', attachment: 78 })], { 'steps.0.preferences.attachment': ['The selected attachment is invalid.'] }],
+  ['a document transfer template', [step('document.transfer', { template: UNKNOWN })], { 'steps.0.preferences.template': ['The selected template is invalid.'] }],
+  ['a document transfer attachment', [step('document.transfer', { name: 'Contract', attachment: UNKNOWN })], { 'steps.0.preferences.attachment': ['The selected attachment is invalid.'] }],
   ['a form template', [step('form', { form: FORM_TEMPLATE })], { 'steps.0.preferences.form': ['The selected form is invalid.'] }],
   [
     'a referee form',
@@ -665,7 +666,7 @@ const UNKNOWN_REFERENCES: Array<[string, unknown[], Record<string, string[]>]> =
   ['a custom form', [step('check.banking_information', { custom_form_template_id: UUID })], { 'steps.0.preferences.custom_form_template_id': ['The selected custom form template id is invalid.'] }],
   [
     'every failing step at once',
-    [step('check.identity'), step('form', { form: FORM_TEMPLATE }), step('document.request', { title: 'Payslip', instructions: 'Latest.' }), step('document.transfer', { template: 16 })],
+    [step('check.identity'), step('form', { form: FORM_TEMPLATE }), step('document.request', { title: 'Payslip', instructions: 'Latest.' }), step('document.transfer', { template: UNKNOWN })],
     { 'steps.1.preferences.form': ['The selected form is invalid.'], 'steps.3.preferences.template': ['The selected template is invalid.'] },
   ],
 ]
@@ -691,16 +692,68 @@ describe("422: references to the team's library", () => {
 
   it('keys them under the name the caller gives the list', () => {
     const { ctx } = acme()
-    expect(refusal(() => prepareSteps(ctx, [step('check.identity'), step('document.request', { template: 9 })], 'presets.steps'))).toEqual({
+    expect(refusal(() => prepareSteps(ctx, [step('check.identity'), step('document.request', { template: UNKNOWN })], 'presets.steps'))).toEqual({
       status: 422,
       body: { 'presets.steps.1.preferences.template': ['The selected template is invalid.'] },
     })
   })
 
-  it("finds nothing in a team's library yet", () => {
-    const { ctx } = acme()
-    const library = stepLibrary(ctx.team)
-    expect([library.documentTemplate(1), library.libraryDocument(1), library.attachment(1), library.formTemplate(FORM_TEMPLATE)]).toEqual([undefined, undefined, undefined, undefined])
+  it("finds the team's own enabled templates and documents and its attachments, nothing else", () => {
+    const { mock, ctx } = acme()
+    const team = ctx.team
+    const library = stepLibrary(team)
+    const [proofOfAddress, , , p60] = team.documentTemplates.all()
+    const [handbook, , , oldNotice] = team.libraryDocuments.all()
+    expect(library.documentTemplate(proofOfAddress?.id ?? 0)).toEqual({ title: 'Proof of address', instructions: proofOfAddress?.content })
+    expect(library.libraryDocument(handbook?.id ?? 0)).toEqual({ name: 'Employee handbook', attachment: handbook?.attachment })
+    expect(library.attachment(handbook?.attachment ?? 0)).toEqual({ id: handbook?.attachment })
+    const other = [...mock.store.allTeams()][1]
+    expect([
+      library.documentTemplate(p60?.id ?? 0),
+      library.libraryDocument(oldNotice?.id ?? 0),
+      library.documentTemplate(other?.documentTemplates.all()[0]?.id ?? 0),
+      library.libraryDocument(other?.libraryDocuments.all()[0]?.id ?? 0),
+      library.attachment(other?.attachments.all()[0]?.id ?? 0),
+      library.documentTemplate(UNKNOWN),
+      library.libraryDocument(UNKNOWN),
+      library.attachment(UNKNOWN),
+      library.formTemplate(FORM_TEMPLATE),
+    ]).toEqual(Array.from({ length: 9 }, () => undefined))
+  })
+
+  it("accepts the team's library through POST /steps and a record create, and refuses disabled or another team's items", async () => {
+    const mock = createTestMock()
+    const team = mock.newTeam()
+    const api = team.api()
+    const [proofOfAddress, , , p60] = team.team.documentTemplates.all()
+    const [handbook, , , oldNotice] = team.team.libraryDocuments.all()
+    const steps = [
+      step('document.request', { template: proofOfAddress?.id }),
+      step('document.transfer', { template: handbook?.id, require_return: true }),
+      step('document.transfer', { name: 'Handbook again', attachment: handbook?.attachment }),
+    ]
+    const valid = await api.post('/steps', { steps })
+    expect(valid.status).toBe(200)
+    expect(valid.body.steps.map((entry: { cost: number }) => entry.cost)).toEqual([0, 0, 0])
+    const client = await api.post('/clients', { name: { first_name: 'Ann', last_name: 'Lee' }, email: 'ann@example.com' })
+    const record = await api.post('/records', { client: client.body.id, notification: false, steps })
+    expect(record.status, record.text).toBe(201)
+    const documents = await api.get(`/records/${record.body.id}/documents`)
+    expect(documents.body.data.map((document: { name: string; attachments: number[] | null }) => [document.name, document.attachments])).toEqual([
+      ['Proof of address', null],
+      ['Employee handbook', [handbook?.attachment]],
+      ['Handbook again', [handbook?.attachment]],
+    ])
+    const acmeAttachment = [...mock.store.allTeams()][0]?.attachments.all()[0]?.id
+    const refused = await api.post('/steps', {
+      steps: [step('document.request', { template: p60?.id }), step('document.transfer', { template: oldNotice?.id }), step('document.transfer', { name: 'Theirs', attachment: acmeAttachment })],
+    })
+    expect(refused.status).toBe(422)
+    expect(refused.body).toEqual({
+      'steps.0.preferences.template': ['The selected template is invalid.'],
+      'steps.1.preferences.template': ['The selected template is invalid.'],
+      'steps.2.preferences.attachment': ['The selected attachment is invalid.'],
+    })
   })
 
   it('prepares the open types with nothing to look up', () => {

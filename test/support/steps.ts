@@ -1,6 +1,7 @@
 // A valid step input of every type with only what its type requires, for tests that need steps
-// without caring about their preferences. document.transfer and form steps name library items,
-// which no team has yet (src/resources/steps/library.ts): prepareSteps refuses them until then.
+// without caring about their preferences. document.transfer and form steps name library items
+// (src/resources/steps/library.ts) at fixed ids: prepareSteps takes them only where the team
+// holds them (a seeded team's own attachment 1, say), so API tests name their team's rows.
 import type { StepTypeJson } from '../../src/contracts/generated.ts'
 
 export const FORM_TEMPLATE = '8f14e45f-ceea-4e67-a2b6-1f2d3c4b5a69'

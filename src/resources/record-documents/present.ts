@@ -1,24 +1,19 @@
 import type { RequestContext } from '../../context.ts'
 import type { AttachmentJson } from '../../contracts/generated.ts'
 import type { Expand } from '../../kernel/expand.ts'
+import { presentAttachment } from '../attachments/index.ts'
 import type { RecordDocumentRow } from '../records/index.ts'
 
 type NonEmpty<T> = [T, ...T[]]
 
 /**
- * With expand=attachments, the attachment objects. Attachments have no table yet (a later issue):
- * until then no record document holds any, and this is the one place their presenter plugs in
- * (ids stay ids meanwhile, which the contract allows).
+ * null when the document has none yet (FACTS.md: an empty expandable is null, expanded or not);
+ * attachment ids collapsed; the attachments themselves with expand=attachments.
  */
-function expandAttachments(_ctx: RequestContext, ids: NonEmpty<number>): NonEmpty<number> | NonEmpty<AttachmentJson> {
-  return ids
-}
-
-/** null when the document has none yet; attachment ids collapsed; the attachments with expand=attachments. */
-function presentAttachments(ctx: RequestContext, ids: readonly number[], expanded: boolean) {
-  if (ids.length === 0) return null
-  const nonEmpty = [...ids] as NonEmpty<number>
-  return expanded ? expandAttachments(ctx, nonEmpty) : nonEmpty
+function presentAttachments(ctx: RequestContext, ids: readonly number[], expanded: boolean): NonEmpty<number> | NonEmpty<AttachmentJson> | null {
+  const rows = ids.flatMap((id) => ctx.team.attachments.get(id) ?? [])
+  if (rows.length === 0) return null
+  return (expanded ? rows.map(presentAttachment) : rows.map((row) => row.id)) as NonEmpty<number> | NonEmpty<AttachmentJson>
 }
 
 export function presentRecordDocument(ctx: RequestContext, document: RecordDocumentRow, expand: Expand) {

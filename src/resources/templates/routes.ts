@@ -1,6 +1,7 @@
 import type { AppRoutes } from '../../context.ts'
 import { paginate } from '../../kernel/pagination.ts'
 import type { RecordTemplateJson } from '../../contracts/generated.ts'
+import { documentTemplates, emailTemplates, presentDocumentTemplate, presentEmailTemplate } from '../documents/index.ts'
 import type { RecordTemplateRow } from '../records/index.ts'
 
 /** A template always has a step, and assignees only when it has some. */
@@ -33,4 +34,8 @@ export function templatesRoutes(routes: AppRoutes): void {
     const templates = ctx.team.recordTemplates.filter((template) => enabled === undefined || template.is_enabled === enabled)
     return paginate(templates, query, url, presentRecordTemplate)
   })
+
+  routes.handle('templates.emails.list', ({ ctx, query, url }) => paginate(emailTemplates(ctx, query.enabled), query, url, presentEmailTemplate))
+
+  routes.handle('templates.documents.list', ({ ctx, query, url }) => paginate(documentTemplates(ctx, query.enabled), query, url, presentDocumentTemplate))
 }
