@@ -15,6 +15,7 @@ import { ownsTeam, seesOnlyAssigned } from '../kernel/roles.ts'
 import type { AssigneeRow, MemberRow } from '../resources/team/rows.ts'
 import type { Store, Team } from '../store/world.ts'
 import { generateCases } from './cases.ts'
+import { generateForms } from './forms.ts'
 import { generateRecords } from './records.ts'
 
 export interface GenerateCounts {
@@ -276,4 +277,6 @@ export function generateTeamData(faker: Faker, store: Store, team: Team, domain:
   generateCredits(faker, store, team, counts.credit_entries, epoch)
   generateRecords(faker, store, team, counts.records, epoch)
   generateCases(faker, store, team, counts.cases, epoch)
+  // Its own faker, so what came before never shifts.
+  generateForms(seededFaker(team.id * 7_919 + 31), store, team, epoch)
 }
