@@ -10,7 +10,7 @@ import { contracts, fixture } from '../support/contracts.ts'
 import { createTemplate, STORED_FIELDS } from '../support/forms.ts'
 import { at, createTestMock, NOW, type TestMock } from '../support/mock.ts'
 import { download, pdfText } from '../support/pdf.ts'
-import { assign } from '../support/requests.ts'
+import { assign, createClient } from '../support/requests.ts'
 import { giveForm } from '../support/rows.ts'
 import { singlePage } from '../support/wire.ts'
 
@@ -23,15 +23,6 @@ const MINUTE = 60_000
 
 /** The fields of a form made from TEMPLATE_BODY, none answered yet. */
 const UNANSWERED = STORED_FIELDS.map((field) => (['section', 'heading', 'rich_text'].includes(field.type) ? field : { ...field, flag: false, value: null }))
-
-let emails = 0
-
-async function createClient(api: ApiClient, first = 'Ann', last = 'Lee'): Promise<any> {
-  emails += 1
-  const res = await api.post('/clients', { name: { first_name: first, last_name: last }, email: `form-client${emails}@example.com` })
-  expect(res.status, res.text).toBe(201)
-  return res.body
-}
 
 /** A record of the client whose steps are the given templates' form steps (and an identity check first, when asked). */
 async function createRecord(api: ApiClient, client: number, templates: string[], withCheck = false): Promise<any> {
