@@ -35,6 +35,8 @@ import { stepsRoutes } from './resources/steps/routes.ts'
 import { teamRoutes } from './resources/team/routes.ts'
 import { teamsRoutes } from './resources/teams/routes.ts'
 import { templatesRoutes } from './resources/templates/routes.ts'
+import { formTemplatesRoutes } from './resources/form-templates/routes.ts'
+import { formsRoutes } from './resources/forms/routes.ts'
 
 export const API_BASE = SURFACES.api.base
 export const CONTROL_BASE = SURFACES.control.base
@@ -71,6 +73,8 @@ const RESOURCE_ROUTES = [
   checksRoutes,
   casesRoutes,
   aggregatesRoutes,
+  formTemplatesRoutes,
+  formsRoutes,
 ]
 
 const READ_ONLY_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])

@@ -11,6 +11,7 @@
 import type { Services, TeamContext } from '../context.ts'
 import { invalidBody } from '../kernel/errors.ts'
 import type { JobRow } from '../kernel/scheduler.ts'
+import { submitForm } from '../resources/forms/index.ts'
 import { completeRecordDocument } from '../resources/record-documents/index.ts'
 import { recordChanged, settleFinished } from '../resources/records/events.ts'
 import type { CheckRow, Outcome, RecordRow, StepRow } from '../resources/records/rows.ts'
@@ -33,6 +34,7 @@ export function submitStep(ctx: TeamContext, record: RecordRow, step: StepRow, s
   const now = ctx.clock.timestamp()
   step.completed_at = now
   if (step.document !== null) completeRecordDocument(ctx, record, step)
+  if (step.form !== null) submitForm(ctx, record, step)
   const check = step.check === null ? undefined : ctx.team.checks.get(step.check)
   if (!check) return
   check.status = 'submitted'

@@ -17,6 +17,7 @@ import type { AssigneeRow, MemberRow } from '../resources/team/rows.ts'
 import type { Store, Team } from '../store/world.ts'
 import { generateCases } from './cases.ts'
 import { generateLibraries } from './libraries.ts'
+import { generateForms } from './forms.ts'
 import { generateRecords } from './records.ts'
 
 export interface GenerateCounts {
@@ -280,4 +281,6 @@ export function generateTeamData(faker: Faker, store: Store, team: Team, domain:
   generateCases(faker, store, team, counts.cases, epoch)
   // A faker of its own, so adding the libraries shifts nothing generated before them.
   generateLibraries(seededFaker(team.id * 7_919 + 4_447), store, team, epoch)
+  // Forms after the libraries: a template's document field may name a document template.
+  generateForms(seededFaker(team.id * 7_919 + 31), store, team, epoch)
 }

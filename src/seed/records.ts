@@ -103,6 +103,20 @@ function creatorOf(services: Services, team: Team, member: MemberRow): RequestCo
   return { ...services, team, user, token, member: member as MemberRow & { role: Role } }
 }
 
+/**
+ * The services a seeded history is made with: a frozen clock from `start`, a random drawn from the
+ * seed's faker, and a private event bus (seeded history is not news: nothing is delivered for it).
+ */
+export function seedServices(faker: Faker, store: Store, start: Date): Services {
+  return createServices({
+    store,
+    clock: createClock({ start, frozen: true }),
+    random: createRandom(faker.number.int({ min: 0, max: 2 ** 31 })),
+    events: createEventBus(),
+    behaviour: { recordExpiryDays: 30, checkDelaySeconds: 60 },
+  })
+}
+
 /** Moments from `from` to `to`, ascending, each at least `gap` after the one before. */
 function spacedMoments(faker: Faker, count: number, from: number, to: number, gap: number): number[] {
   const moments = Array.from({ length: count }, () => faker.number.int({ min: from, max: to })).sort((a, b) => a - b)
@@ -122,15 +136,8 @@ export function generateRecords(faker: Faker, store: Store, team: Team, count: n
   const teamCreated = new Date(team.row.created_at).getTime()
   // A team made just now (the control API) still gets a history: its records start 60 days back.
   const firstMoment = Math.min(Math.max(teamCreated + DAY, epoch.getTime() - 240 * DAY), epoch.getTime() - 60 * DAY)
-  const clock = createClock({ start: new Date(firstMoment), frozen: true })
-  const services = createServices({
-    store,
-    clock,
-    random: createRandom(faker.number.int({ min: 0, max: 2 ** 31 })),
-    // Seeded history is not news: nothing is delivered for it.
-    events: createEventBus(),
-    behaviour: { recordExpiryDays: 30, checkDelaySeconds: 60 },
-  })
+  const services = seedServices(faker, store, new Date(firstMoment))
+  const { clock } = services
   for (const template of templates(owner.user, toTimestamp(new Date(firstMoment)))) {
     team.recordTemplates.insert({ id: store.nextId('record_template'), ...template })
   }

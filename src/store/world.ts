@@ -160,7 +160,7 @@ export class Team {
 
   /**
    * Deletes what belongs to a client being deleted: its records with everything that hangs off
-   * them (checks, reviews, documents, corrections) and its cases with their reviews.
+   * them (checks, reviews, documents, corrections), its forms, and its cases with their reviews.
    */
   removeDependentsOf(clientId: number): void {
     for (const record of [...this.recordsByClient.get(clientId)]) {
@@ -172,6 +172,7 @@ export class Team {
       this.records.delete(record.id)
     }
     for (const correction of [...this.correctionsByClient.get(clientId)]) this.corrections.delete(correction.id)
+    for (const form of [...this.formsByClient.get(clientId)]) this.forms.delete(form.id)
     for (const row of [...this.casesByClient.get(clientId)]) {
       for (const review of [...this.reviewsByCase.get(row.id)]) this.caseReviews.delete(review.id)
       this.cases.delete(row.id)

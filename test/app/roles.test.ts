@@ -10,7 +10,7 @@ import { contracts } from '../support/contracts.ts'
 import { createTestMock, NOW, type TestMock } from '../support/mock.ts'
 import { proposeCorrection } from '../../src/resources/corrections/index.ts'
 import { setCaseAssignees, type CaseRow } from '../../src/resources/cases/index.ts'
-import { assigneeRows, giveRecord } from '../support/rows.ts'
+import { assigneeRows, giveForm, giveRecord } from '../support/rows.ts'
 import { singlePage } from '../support/wire.ts'
 
 type NewTeam = ReturnType<TestMock['newTeam']>
@@ -128,7 +128,22 @@ const REQUESTS: Record<string, { status: number; path: (w: World) => string; bod
   'cases.assignees.list': { status: 200, path: (w) => `/cases/${w.case}/assignees` },
   'steps.validate': { status: 200, path: () => '/steps', body: () => ({ steps: [{ type: 'check.identity' }] }) },
   'aggregates.caseStatus': { status: 200, path: () => '/aggregates/case-status' },
+  'formTemplates.list': { status: 200, path: () => '/form-templates' },
+  'formTemplates.create': { status: 201, path: () => '/form-templates', body: () => ({ name: 'Referee details', fields: [{ id: 'root', type: 'section', label: '', fields: ['name'] }, { id: 'name', type: 'text', label: 'Referee name' }] }) },
+  'formTemplates.get': { status: 200, path: (w) => `/form-templates/${formTemplateOf(w)}` },
+  'formTemplates.update': { status: 200, path: (w) => `/form-templates/${formTemplateOf(w)}`, body: () => ({ name: 'Renamed form' }) },
+  'formTemplates.delete': { status: 204, path: (w) => `/form-templates/${formTemplateOf(w)}` },
+  'forms.list': { status: 200, path: () => '/forms' },
+  'clients.forms.list': { status: 200, path: (w) => `/clients/${w.client}/forms` },
+  'clients.forms.get': { status: 200, path: (w) => `/clients/${w.client}/forms/${formOf(w)}` },
+  'clients.forms.download': { status: 200, path: (w) => `/clients/${w.client}/forms/${formOf(w)}/download` },
 }
+
+/** The reference of the team's first (seeded) form template. */
+const formTemplateOf = (w: World) => w.team.team.formTemplates.all()[0]?.reference
+
+/** The reference of the client's form (world() gives it one); any reference for an unknown client. */
+const formOf = (w: World) => w.team.team.formsByClient.get(w.client)[0]?.reference ?? '00000000-0000-4000-8000-000000000000'
 
 /** The claims of an SDK token (a JWT), without checking it. */
 const claimsOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1] as string, 'base64url').toString('utf8'))
@@ -175,6 +190,8 @@ async function world(assigned: Role[] = [], withRecord = false): Promise<World> 
   expect(made.status, made.text).toBe(201)
   const caseRow = team.team.cases.get(made.body.id) as CaseRow
   setCaseAssignees(mock.teamContext(team.team), caseRow, [team.users.owner.id, ...assigned.map((role) => team.users[role].id)])
+  // The client's form, made here rather than in a request's path so the 403 tests see nothing change.
+  giveForm(mock, team.team, client.body.id)
   const w = {
     mock,
     team,

@@ -1,6 +1,7 @@
 // Cases (spec, Cases and rules 4 to 7; FACTS.md "Cases", "Webhooks", "Wire details").
 import { describe, expect, it } from 'vitest'
 import type { ApiClient } from '../support/api.ts'
+import { createClient } from '../support/requests.ts'
 import { at, createTestMock, NOW, type TestMock } from '../support/mock.ts'
 import { giveRecord } from '../support/rows.ts'
 import { singlePage } from '../support/wire.ts'
@@ -17,15 +18,6 @@ function setup(options: { casesEnabled?: boolean } = {}) {
   const mock = createTestMock()
   const team = mock.newTeam(options)
   return { mock, team, api: team.api }
-}
-
-let emails = 0
-
-async function createClient(api: ApiClient, first = 'Ann', last = 'Lee'): Promise<any> {
-  emails += 1
-  const res = await api.post('/clients', { name: { first_name: first, last_name: last }, email: `case-client${emails}@example.com` })
-  expect(res.status, res.text).toBe(201)
-  return res.body
 }
 
 async function createCase(api: ApiClient, body: Record<string, unknown>): Promise<any> {

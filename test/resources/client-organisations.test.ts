@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest'
 import type { ApiClient, RequestOptions } from '../support/api.ts'
 import { at, createTestMock, NOW, type TestMock } from '../support/mock.ts'
-import { assign, createOrganisation } from '../support/requests.ts'
+import { assign, createClient, createOrganisation } from '../support/requests.ts'
 import { singlePage } from '../support/wire.ts'
 
 const MINUTE = 60_000
@@ -38,15 +38,6 @@ function orgJson(id: number, name: string, overrides: Record<string, unknown> = 
     archived_at: null,
     ...overrides,
   }
-}
-
-let emails = 0
-
-async function createClient(api: ApiClient, first = 'Ann', last = 'Lee'): Promise<any> {
-  emails += 1
-  const res = await api.post('/clients', { name: { first_name: first, last_name: last }, email: `member${emails}@example.com` })
-  expect(res.status, res.text).toBe(201)
-  return res.body
 }
 
 async function organisations(api: ApiClient, ...names: string[]): Promise<any[]> {

@@ -3,7 +3,7 @@ import type { ApiClient, RequestOptions } from '../support/api.ts'
 import { at, createTestMock, NOW, type TestMock } from '../support/mock.ts'
 import { fixture } from '../support/contracts.ts'
 import { ROLES, type Role } from '../../src/kernel/roles.ts'
-import { assign, createOrganisation } from '../support/requests.ts'
+import { assign, createClient, createOrganisation } from '../support/requests.ts'
 import { singlePage } from '../support/wire.ts'
 
 const MINUTE = 60_000
@@ -76,15 +76,6 @@ const SPEC_JURISDICTIONS = `ae_az us_al us_ak al us_az us_ar aw au bs bh bd bb b
   my mt mq us_md us_ma mu yt mx us_mi us_mn us_ms us_mo md us_mt me mm us_ne nl us_nv ca_nb us_nh us_nj us_nm us_ny nz ca_nl us_nc us_nd no
   ca_ns us_oh us_ok us_or pk pa us_pa pl ca_pe pr ca_qc us_ri ro rw re bl mf pm sg sk si za us_sc us_sd es se ch tj tz us_tn us_tx th to tn ug
   ua gb us_ut vu us_vt vn us_va us_wa us_wv us_wi us_wy`.split(/\s+/)
-
-let emails = 0
-
-async function createClient(api: ApiClient, first = 'Ann', last = 'Lee'): Promise<any> {
-  emails += 1
-  const res = await api.post('/clients', { name: { first_name: first, last_name: last }, email: `client${emails}@example.com` })
-  expect(res.status, res.text).toBe(201)
-  return res.body
-}
 
 async function create(api: ApiClient, body: Record<string, unknown> = LEE): Promise<any> {
   return createOrganisation(api, body)

@@ -1,10 +1,10 @@
 // GET /records/{id}/download: the record as a real PDF (FACTS.md "Methods and paths"), its
 // generic 404 (FACTS.md, Wire details) and the roles (FACTS.md "Roles"). The text is read back
-// from the served bytes themselves: pdf-lib parses the file, decodes each page's content stream,
-// and the strings drawn with Tj are collected in order (see pdfText).
-import { decodePDFRawStream, PDFArray, PDFDocument, PDFRawStream, type PDFPage } from 'pdf-lib'
+// from the served bytes themselves (test/support/pdf.ts).
+import { PDFDocument } from 'pdf-lib'
 import { describe, expect, it } from 'vitest'
-import { API, checkResponse } from '../support/api.ts'
+import { API } from '../support/api.ts'
+import { download as downloadPath, pdfText } from '../support/pdf.ts'
 import { createTestMock, NOW, TEST_NOW, type TestMock } from '../support/mock.ts'
 import { giveRecord } from '../support/rows.ts'
 
@@ -13,44 +13,8 @@ const NOT_FOUND = { error: 'Not Found.' }
 const FOOTER = 'Made by the IVS mock: not a document of the real service.'
 const MINUTE = 60_000
 
-interface Download {
-  status: number
-  headers: Headers
-  bytes: Uint8Array
-  text: string
-}
-
 /** GET /records/{id}/download as bytes, checked against the contract like every ApiClient answer. */
-async function download(mock: TestMock, token: string | undefined, id: number | string): Promise<Download> {
-  const path = `${API}/records/${id}/download`
-  const res = await mock.app.request(path, { headers: token === undefined ? {} : { Authorization: `Bearer ${token}` } })
-  const bytes = new Uint8Array(await res.arrayBuffer())
-  const text = new TextDecoder('latin1').decode(bytes)
-  let body: unknown = text
-  if (res.headers.get('content-type') === 'application/json') body = JSON.parse(text)
-  checkResponse('GET', path, { status: res.status, headers: res.headers, body, text })
-  return { status: res.status, headers: res.headers, bytes, text }
-}
-
-/** The strings a page draws (pdf-lib writes each as a hex string shown with Tj), in order. */
-function pageText(page: PDFPage): string[] {
-  const contents = page.node.Contents()
-  const streams = contents instanceof PDFArray ? contents.asArray().map((ref) => page.doc.context.lookup(ref)) : [contents]
-  const strings: string[] = []
-  for (const stream of streams) {
-    if (!(stream instanceof PDFRawStream)) throw new Error('expected a raw content stream')
-    const operators = new TextDecoder('latin1').decode(decodePDFRawStream(stream).decode())
-    for (const match of operators.matchAll(/<([0-9A-Fa-f]*)> Tj/g)) {
-      strings.push(new TextDecoder('windows-1252').decode(Buffer.from(match[1] as string, 'hex')))
-    }
-  }
-  return strings
-}
-
-async function pdfText(bytes: Uint8Array): Promise<string[][]> {
-  const pdf = await PDFDocument.load(bytes, { updateMetadata: false })
-  return pdf.getPages().map(pageText)
-}
+const download = (mock: TestMock, token: string | undefined, id: number | string) => downloadPath(mock, token, `${API}/records/${id}/download`)
 
 /** A fresh team with one client (Dr Ann Marie Lee) made through the API. */
 async function setup() {

@@ -18,3 +18,13 @@ export async function assign(api: ApiClient, collection: string, users: readonly
   const res = await api.post(collection, users.map((user) => ({ type: 'team_member', team_member: user })))
   expect(res.status, res.text).toBe(201)
 }
+
+let clients = 0
+
+/** Creates a client with a name (Ann Lee by default) and an email of its own; answers the created client. */
+export async function createClient(api: ApiClient, first = 'Ann', last = 'Lee'): Promise<any> {
+  clients += 1
+  const res = await api.post('/clients', { name: { first_name: first, last_name: last }, email: `client${clients}@example.com` })
+  expect(res.status, res.text).toBe(201)
+  return res.body
+}

@@ -1,5 +1,6 @@
 // Rows put straight into a team's state, for states that are slow to reach through the API (a
 // check with a given status, a record in any shape). Prefer the API where it serves the state.
+import { completeForm, createForm, type FormRow } from '../../src/resources/forms/index.ts'
 import { createRecordDocuments } from '../../src/resources/record-documents/index.ts'
 import type { CheckRow, RecordRow, StepRow } from '../../src/resources/records/index.ts'
 import { completePreferences } from '../../src/resources/steps/index.ts'
@@ -92,4 +93,17 @@ export function giveRecord(mock: TestMock, team: Team, clientId: number, setup: 
 /** Assignee rows for a record (giveRecord's `assignees`), one per user, assigned at NOW. */
 export function assigneeRows(mock: TestMock, ...users: number[]): RecordRow['assignees'] {
   return users.map((user) => ({ id: mock.store.nextId('assignee'), user, created_at: NOW }))
+}
+
+/**
+ * Gives a client an internal form made from a form template of the team (by default its first:
+ * every team has the seeded ones), filled in with generated answers when `filledBy` names a team
+ * member. Returns the stored row.
+ */
+export function giveForm(mock: TestMock, team: Team, clientId: number, options: { filledBy?: number; template?: string } = {}): FormRow {
+  const template = options.template === undefined ? team.formTemplates.all()[0] : team.formTemplatesByReference.get(options.template)
+  if (!template) throw new Error(`team ${team.id} has no form template ${options.template ?? ''}`)
+  const ctx = mock.teamContext(team)
+  const form = createForm(ctx, template, clientId, { type: 'internal', record: null, step: null })
+  return options.filledBy === undefined ? form : completeForm(ctx, form, { created_by: { type: 'team_member', id: options.filledBy } })
 }

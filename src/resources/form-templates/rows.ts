@@ -1,4 +1,7 @@
-import type { FormTemplateJson } from '../../contracts/generated.ts'
+import type { FormTemplateFieldJson, RichTextJson } from '../../contracts/generated.ts'
+
+/** A builder field as stored and returned (contracts/schemas/form-template-field.json). */
+export type TemplateField = FormTemplateFieldJson
 
 /** A form template of the team's library, addressed by reference (a uuid). */
 export interface FormTemplateRow {
@@ -6,9 +9,9 @@ export interface FormTemplateRow {
   reference: string
   name: string
   description: string | null
-  instructions: FormTemplateJson['instructions']
+  instructions: RichTextJson | null
   /** As stored and returned: fields held by no section already dropped. */
-  fields: FormTemplateJson['fields']
+  fields: TemplateField[]
   version: number
   is_enabled: boolean
   created_at: string

@@ -1,4 +1,10 @@
-import type { FormJson } from '../../contracts/generated.ts'
+import type { FormFieldJson } from '../../contracts/generated.ts'
+
+/** A form's field as stored and returned (contracts/schemas/form-field.json). */
+export type FormField = FormFieldJson
+
+/** The fields of a form that take an answer: only they have validation, flag and value (FACTS.md). */
+export type AnswerField = Extract<FormField, { value: unknown }>
 
 /**
  * A client's form, addressed by reference: internal (the team's, seeded) or requested (made from
@@ -18,7 +24,7 @@ export interface FormRow {
   description: string | null
   instructions: string | null
   /** The template's fields with the answers. */
-  fields: FormJson['fields']
+  fields: FormField[]
   version: number
   created_at: string
   updated_at: string

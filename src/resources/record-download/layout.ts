@@ -12,6 +12,9 @@ export type Block =
   | { kind: 'step'; text: string }
   | { kind: 'field'; label: string; value: string }
   | { kind: 'note'; text: string }
+  /** A form's question, kept with its answer (a text block). */
+  | { kind: 'question'; text: string }
+  | { kind: 'text'; text: string }
 
 /** What an empty value reads as. */
 export const NONE = '-'

@@ -33,19 +33,22 @@ const STYLES: Record<Block['kind'], Style> = {
   step: { size: 11, bold: true, before: 12 },
   field: { size: 10, bold: false, before: 1 },
   note: { size: 10, bold: false, before: 4, grey: true },
+  question: { size: 10, bold: true, before: 8 },
+  text: { size: 10, bold: false, before: 1 },
 }
 
 const lineHeight = (size: number) => size * 1.3
 
 /**
  * The standard fonts encode WinAnsi only: a character outside it is written without its accents
- * when that fits (Ł -> L is not possible, ā -> a is), else as '?'.
+ * when that fits (Ł -> L is not possible, ā -> a is), else as '?'. Line breaks are kept.
  */
 function encodable(font: PDFFont): (text: string) => string {
   const supported = new Set(font.getCharacterSet())
   const one = (char: string): string => {
     const code = char.codePointAt(0) as number
-    if (supported.has(code)) return char
+    // Line breaks stay, for wrap to break the text at.
+    if (supported.has(code) || char === '\n' || char === '\r') return char
     const base = char.normalize('NFD').replace(/[\u0300-\u036f]/g, '')
     return base !== '' && [...base].every((part) => supported.has(part.codePointAt(0) as number)) ? base : '?'
   }
@@ -94,8 +97,9 @@ export async function renderPdf(blocks: Block[], meta: PdfMeta, footer: string):
   const clean = encodable(regular)
   const textWidth = PAGE.width - 2 * MARGIN
 
-  // Each block as drawn lines, then in groups that a page break should not split: a heading or a
-  // step with what follows it, up to the next step or heading (a heading stays with its first step).
+  // Each block as drawn lines, then in groups that a page break should not split: a heading, a
+  // step or a question with what follows it, up to the next one (a heading stays with its first
+  // step or question).
   const drawn = blocks.map((block) => {
     const style = STYLES[block.kind]
     const lines =
@@ -107,8 +111,8 @@ export async function renderPdf(blocks: Block[], meta: PdfMeta, footer: string):
   const groups: Array<typeof drawn> = []
   for (const item of drawn) {
     const last = groups.at(-1)
-    const opens = item.block.kind === 'heading' || item.block.kind === 'step'
-    const joins = last !== undefined && (!opens || (item.block.kind === 'step' && last.length === 1 && last[0]?.block.kind === 'heading'))
+    const opens = item.block.kind === 'heading' || item.block.kind === 'step' || item.block.kind === 'question'
+    const joins = last !== undefined && (!opens || (item.block.kind !== 'heading' && last.length === 1 && last[0]?.block.kind === 'heading'))
     if (joins) last.push(item)
     else groups.push([item])
   }

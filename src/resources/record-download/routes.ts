@@ -4,6 +4,7 @@ import type { Binary } from '../../kernel/binary.ts'
 import { forbidden, routeNotFound } from '../../kernel/errors.ts'
 import type { RecordRow } from '../records/index.ts'
 import { recordSummary } from './layout.ts'
+import { MOCK_FOOTER, renderPdfLazily } from './render.ts'
 
 /**
  * The record to download. Unlike GET /records/{id}, an unknown record (another team's included) is
@@ -18,12 +19,10 @@ function findDownload(ctx: RequestContext, params: { id: number }): RecordRow {
 }
 
 export async function recordPdf(ctx: RequestContext, record: RecordRow): Promise<Binary> {
-  // pdf-lib is loaded on the first download, not at start-up (it costs about 0.2 s to load).
-  const { renderPdf } = await import('./pdf.ts')
-  const bytes = await renderPdf(
+  const bytes = await renderPdfLazily(
     recordSummary(ctx, record),
     { title: `Record ${record.id}`, author: ctx.team.row.name, subject: `Verification record ${record.id}`, date: ctx.clock.now() },
-    'Made by the IVS mock: not a document of the real service.',
+    MOCK_FOOTER,
   )
   return { kind: 'binary', type: 'application/pdf', bytes, filename: `record-${record.id}.pdf` }
 }

@@ -8,6 +8,7 @@ import { hasVisibility } from '../../kernel/visibility.ts'
 import { scheduleExpiry, scheduleReminders, stopReminders } from '../../lifecycle/schedule.ts'
 import { assignCreator } from '../assignees/index.ts'
 import type { ClientRow } from '../clients/index.ts'
+import { createRecordForms, publishFormsSent } from '../forms/index.ts'
 import { createRecordDocuments } from '../record-documents/index.ts'
 import { prepareSteps, type PreparedStep } from '../steps/index.ts'
 import type { AssigneeRow } from '../team/rows.ts'
@@ -192,10 +193,12 @@ export function createRecord(ctx: RequestContext, input: RecordCreateJson): Reco
   record.steps = buildSteps(ctx, record, prepared, now)
   const documents = new Map(prepared.flatMap((step, index) => (step.document ? [[(record.steps[index] as StepRow).id, step.document] as const] : [])))
   createRecordDocuments(ctx, record, documents)
+  createRecordForms(ctx, record)
   ctx.team.records.insert(record)
   scheduleExpiry(ctx, record)
   if (record.has_reminders) scheduleReminders(ctx, record)
   publishRecord(ctx, 'record.created', record)
+  publishFormsSent(ctx, record)
   emit(ctx, 'client.record', { client: client.id, record: record.id })
   return record
 }

@@ -1,0 +1,3 @@
+export { presentFormTemplate } from './present.ts'
+export type { FormTemplateRow, TemplateField } from './rows.ts'
+export { INPUT_TYPES, templateFields } from './service.ts'

@@ -1,0 +1,19 @@
+import type { AppRoutes } from '../../context.ts'
+import { paginate } from '../../kernel/pagination.ts'
+import { presentFormTemplate } from './present.ts'
+import { createFormTemplate, deleteFormTemplate, findFormTemplate, listFormTemplates, updateFormTemplate } from './service.ts'
+
+/** The template the path names, looked up before the input is validated (404 Form template not found). */
+const template = { find: findFormTemplate }
+
+export function formTemplatesRoutes(routes: AppRoutes): void {
+  routes.handle('formTemplates.list', ({ ctx, query, url }) => paginate(listFormTemplates(ctx, query), query, url, presentFormTemplate))
+
+  routes.handle('formTemplates.create', ({ ctx, body }) => presentFormTemplate(createFormTemplate(ctx, body)))
+
+  routes.handle('formTemplates.get', template, ({ found }) => presentFormTemplate(found))
+
+  routes.handle('formTemplates.update', template, ({ ctx, found, body }) => presentFormTemplate(updateFormTemplate(ctx, found, body)))
+
+  routes.handle('formTemplates.delete', template, ({ ctx, found }) => deleteFormTemplate(ctx, found))
+}

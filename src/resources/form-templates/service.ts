@@ -1,0 +1,159 @@
+// Form templates (spec, Form template; rules 3 and 4; FACTS.md "Forms and form templates"): forms
+// built in the team's library, addressed by reference. The contract checks each field's shape; the
+// rules that span fields (unique ids, the first field a section, what sections hold, what show_if
+// names, which document template a field names) are checked here, each keyed by the failing
+// field's path like Laravel's (fields.3.label).
+import type { RequestContext, TeamContext } from '../../context.ts'
+import type { FormTemplateCreateJson, FormTemplateFieldInputJson, FormTemplatesListQuery, FormTemplateUpdateJson, RichTextJson } from '../../contracts/generated.ts'
+import { invalid, notFound, type ValidationErrors } from '../../kernel/errors.ts'
+import type { FormTemplateRow, TemplateField } from './rows.ts'
+
+/** Fields that take an answer (FACTS.md): only they have validation, and only they can show or hide another. */
+export const INPUT_TYPES: ReadonlySet<TemplateField['type']> = new Set(['text', 'textarea', 'radio', 'checkbox', 'document'])
+
+/** 404 {"error": "Form template not found"} for a reference the team does not have (another team's included). */
+export function getFormTemplate(ctx: TeamContext, reference: string): FormTemplateRow {
+  const template = ctx.team.formTemplatesByReference.get(reference)
+  if (!template) throw notFound('Form template')
+  return template
+}
+
+export const findFormTemplate = (ctx: RequestContext, params: { reference: string }): FormTemplateRow => getFormTemplate(ctx, params.reference)
+
+/** GET /form-templates: in creation order; enabled filters like the other library lists. */
+export function listFormTemplates(ctx: RequestContext, query: FormTemplatesListQuery): FormTemplateRow[] {
+  const { enabled } = query
+  return enabled === undefined ? [...ctx.team.formTemplates.all()] : ctx.team.formTemplates.filter((template) => template.is_enabled === enabled)
+}
+
+type Input = FormTemplateFieldInputJson
+
+/** validation is null or ["required"] (FACTS.md); [] and a missing one read as null. */
+const validationOf = (input: Input): ['required'] | null => (input.validation?.length ? ['required'] : null)
+
+/** show_if is null or a non-empty mapping; {} and a missing one read as null. */
+const showIfOf = (input: Input): Record<string, string> | null =>
+  input.show_if && Object.keys(input.show_if).length > 0 ? (structuredClone(input.show_if) as Record<string, string>) : null
+
+/** A field as stored, with only what its type has (the contract checked the shape of each). */
+function storedField(input: Input): TemplateField {
+  const { id } = input
+  const showIf = showIfOf(input)
+  switch (input.type) {
+    case 'section':
+      // A blank label arrives as null (input is trimmed, blanks become null): a section's label may be "".
+      return { id, type: 'section', label: typeof input.label === 'string' ? input.label : '', fields: [...(input.fields ?? [])] }
+    case 'heading':
+      return { id, type: 'heading', label: input.label as string, show_if: showIf }
+    case 'rich_text':
+      return { id, type: 'rich_text', json_content: structuredClone(input.json_content) as RichTextJson, show_if: showIf }
+    case 'text':
+    case 'textarea':
+      return { id, type: input.type, label: input.label as string, validation: validationOf(input), show_if: showIf }
+    case 'radio':
+    case 'checkbox': {
+      // The contract checked that a choice has at least two options.
+      const label = input.label as { value: string; options: [string, string, ...string[]] }
+      return { id, type: input.type, label: { value: label.value, options: [...label.options] }, validation: validationOf(input), show_if: showIf }
+    }
+    case 'document':
+      return typeof input.template_id === 'number'
+        ? { id, type: 'document', template_id: input.template_id, validation: validationOf(input), show_if: showIf }
+        : { id, type: 'document', label: input.label as string, description: typeof input.description === 'string' ? input.description : null, validation: validationOf(input), show_if: showIf }
+  }
+}
+
+/** The options a choice field offers, or undefined for a field without options. */
+const optionsOf = (input: Input): readonly string[] | undefined =>
+  input.type === 'radio' || input.type === 'checkbox' ? (input.label as { options: string[] }).options : undefined
+
+/**
+ * The fields as stored: checked across fields (a 422 naming every failing field), then those held
+ * by no section dropped (spec), in the order given.
+ */
+export function templateFields(ctx: TeamContext, inputs: readonly Input[]): TemplateField[] {
+  const errors: ValidationErrors = {}
+  const fail = (key: string, message: string) => {
+    const messages = (errors[key] ??= [])
+    if (!messages.includes(message)) messages.push(message)
+  }
+  if (inputs[0]?.type !== 'section') fail('fields.0.type', 'The first field must be a section.')
+
+  // Laravel's distinct rule names every field that shares its id, the first one too.
+  const indexes = new Map<string, number[]>()
+  inputs.forEach((input, index) => indexes.set(input.id, [...(indexes.get(input.id) ?? []), index]))
+  for (const [, shared] of indexes) if (shared.length > 1) for (const index of shared) fail(`fields.${index}.id`, 'The id field has a duplicate value.')
+  const byId = new Map([...indexes].map(([id, shared]) => [id, inputs[shared[0] as number] as Input]))
+
+  // A section holds fields of the template that are not sections, each in one section only.
+  const held = new Set<string>()
+  inputs.forEach((input, index) => {
+    if (input.type !== 'section') return
+    ;(input.fields ?? []).forEach((id, position) => {
+      const key = `fields.${index}.fields.${position}`
+      if (byId.get(id) === undefined || byId.get(id)?.type === 'section') fail(key, 'The selected fields is invalid.')
+      else if (held.has(id)) fail(key, 'The fields field has a duplicate value.')
+      else held.add(id)
+    })
+  })
+  const kept = inputs.filter((input) => input.type === 'section' || held.has(input.id))
+
+  inputs.forEach((input, index) => {
+    if (input.type === 'document' && typeof input.template_id === 'number' && !ctx.team.documentTemplates.get(input.template_id)) {
+      fail(`fields.${index}.template_id`, 'The selected template id is invalid.')
+    }
+    // show_if names another kept field that takes an answer, with one of its options for a choice field.
+    const showIf = input.type === 'section' ? null : showIfOf(input)
+    for (const [id, value] of Object.entries(showIf ?? {})) {
+      const target = byId.get(id)
+      const options = target && optionsOf(target)
+      const valid = target !== undefined && target !== input && INPUT_TYPES.has(target.type) && kept.includes(target) && (options === undefined || options.includes(value))
+      if (!valid) fail(`fields.${index}.show_if`, 'The selected show if is invalid.')
+    }
+  })
+  if (Object.keys(errors).length > 0) throw invalid(errors)
+  return kept.map(storedField)
+}
+
+/** POST /form-templates: version 1, enabled unless said otherwise. */
+export function createFormTemplate(ctx: RequestContext, input: FormTemplateCreateJson): FormTemplateRow {
+  const fields = templateFields(ctx, input.fields)
+  const now = ctx.clock.timestamp()
+  return ctx.team.formTemplates.insert({
+    id: ctx.store.nextId('form_template'),
+    reference: ctx.random.uuid(),
+    name: input.name,
+    description: input.description ?? null,
+    instructions: input.instructions ?? null,
+    fields,
+    version: 1,
+    is_enabled: input.is_enabled ?? true,
+    created_at: now,
+    updated_at: now,
+    archived_at: null,
+  })
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
+
+/** PATCH /form-templates/{reference}: what is given replaces what was; version rises by one when something changed. */
+export function updateFormTemplate(ctx: RequestContext, template: FormTemplateRow, input: FormTemplateUpdateJson): FormTemplateRow {
+  const next: Pick<FormTemplateRow, 'name' | 'description' | 'instructions' | 'fields' | 'is_enabled'> = {
+    name: input.name ?? template.name,
+    description: input.description !== undefined ? input.description : template.description,
+    instructions: input.instructions !== undefined ? input.instructions : template.instructions,
+    fields: input.fields !== undefined ? templateFields(ctx, input.fields) : template.fields,
+    is_enabled: input.is_enabled ?? template.is_enabled,
+  }
+  const changed = (Object.keys(next) as Array<keyof typeof next>).filter((key) => !same(next[key], template[key]))
+  if (changed.length === 0) return template
+  Object.assign(template, next)
+  template.version += 1
+  template.updated_at = ctx.clock.timestamp()
+  return template
+}
+
+/** DELETE /form-templates/{reference}: forms made from it keep their copy of its fields. */
+export function deleteFormTemplate(ctx: RequestContext, template: FormTemplateRow): void {
+  ctx.team.formTemplates.delete(template.id)
+}

@@ -1,0 +1,197 @@
+// Forms (spec, Form; FACTS.md "Forms and form templates"): a client's copy of a form template with
+// its answers. A record's form step makes a requested form when the record is created, and the
+// client fills it in when they submit the step (the lifecycle engine calls submitForm); the seed
+// gives some clients internal forms the team filled in. Listing and reading are in routes.ts.
+import { canSee, emit, type RequestContext, type TeamContext } from '../../context.ts'
+import type { FormsListQuery } from '../../contracts/generated.ts'
+import { notFound } from '../../kernel/errors.ts'
+import { seesOnlyAssigned } from '../../kernel/roles.ts'
+import { sortRows } from '../../kernel/sort.ts'
+import { sampleAttachment } from '../attachments/index.ts'
+import { getClient, type ClientRow } from '../clients/index.ts'
+import { addFile } from '../files/index.ts'
+import { INPUT_TYPES, type FormTemplateRow, type TemplateField } from '../form-templates/index.ts'
+import type { RecordRow, StepRow } from '../records/index.ts'
+import { chance, checkboxAnswer, documentSample, radioAnswer, textAnswer, textareaAnswer, type AnswerContext } from './answers.ts'
+import type { AnswerField, FormField, FormRow } from './rows.ts'
+import { plainText } from './text.ts'
+
+export const isAnswerField = (field: FormField): field is AnswerField => INPUT_TYPES.has(field.type)
+
+/** A template's fields as a form's: input fields get flag false and no answer yet. */
+function formFields(fields: readonly TemplateField[]): FormField[] {
+  return fields.map((field) => (INPUT_TYPES.has(field.type) ? { ...structuredClone(field), flag: false, value: null } : structuredClone(field)) as FormField)
+}
+
+export interface NewForm {
+  type: FormRow['type']
+  record: number | null
+  step: number | null
+}
+
+/** A form made from a template now: its name, description and version, instructions as plain text, fields unanswered. */
+export function createForm(ctx: TeamContext, template: FormTemplateRow, client: number, made: NewForm): FormRow {
+  const now = ctx.clock.timestamp()
+  return ctx.team.forms.insert({
+    id: ctx.store.nextId('form'),
+    reference: ctx.random.uuid(),
+    ...made,
+    client,
+    template: template.reference,
+    name: template.name,
+    description: template.description,
+    instructions: plainText(template.instructions),
+    fields: formFields(template.fields),
+    version: template.version,
+    created_at: now,
+    updated_at: now,
+    completed_at: null,
+    archived_at: null,
+  })
+}
+
+/**
+ * The requested forms of a new record: one per form step, from the template its preferences name
+ * (prepareSteps made sure the team has it); each step's form is set to the form's reference. Steps
+ * that have their form already are left alone. Publishes nothing: see publishFormsSent.
+ */
+export function createRecordForms(ctx: TeamContext, record: RecordRow): FormRow[] {
+  const made: FormRow[] = []
+  for (const step of record.steps) {
+    if (step.type !== 'form' || step.form !== null) continue
+    const template = ctx.team.formTemplatesByReference.get(String(step.preferences.form))
+    if (!template) continue
+    const form = createForm(ctx, template, record.client, { type: 'requested', record: record.id, step: step.id })
+    step.form = form.reference
+    made.push(form)
+  }
+  return made
+}
+
+/** A form event (FACTS.md "Webhooks"): data.form and data.client, and data.record for a record's form. */
+function publishForm(ctx: TeamContext, type: string, form: FormRow): void {
+  emit(ctx, type, form.record === null ? { form: form.reference, client: form.client } : { form: form.reference, client: form.client, record: form.record })
+}
+
+/** form.sent for each form step of a new record, after record.created (FACTS.md "Webhooks"). */
+export function publishFormsSent(ctx: TeamContext, record: RecordRow): void {
+  for (const step of record.steps) {
+    const form = step.form === null ? undefined : ctx.team.formsByReference.get(step.form)
+    if (form) publishForm(ctx, 'form.sent', form)
+  }
+}
+
+/** Who fills a form in: the client (a requested form) or a team member (an internal one). */
+export interface Filler {
+  created_by: { type: 'client' | 'team_member'; id: number }
+}
+
+/** Whether a field's show_if holds for the answers (a choice among a checkbox's ticks counts). */
+export function shown(field: FormField, answerOf: (id: string) => unknown): boolean {
+  if (field.type === 'section' || field.show_if === null) return true
+  return Object.entries(field.show_if).every(([id, wanted]) => {
+    const answer = answerOf(id)
+    return Array.isArray(answer) ? answer.includes(wanted) : answer === wanted
+  })
+}
+
+/**
+ * Fills in every field the form shows with a plausible answer (answers.ts): required ones always,
+ * the others mostly; a field its show_if hides stays null. A document field gets a sample upload,
+ * which becomes a file of the client (source form for a record's form, client_form for an internal
+ * one). Answers are worked out in the order show_if needs them.
+ */
+function fillIn(ctx: TeamContext, form: FormRow, client: ClientRow, filler: Filler): void {
+  const context: AnswerContext = { client, random: ctx.random, now: ctx.clock.now() }
+  const byId = new Map(form.fields.map((field) => [field.id, field]))
+  const settled = new Set<string>()
+  const answerOf = (id: string): unknown => {
+    const field = byId.get(id)
+    if (!field || !isAnswerField(field)) return null
+    // A show_if loop (the builder refuses none) leaves the fields in it unanswered.
+    if (settled.has(id)) return field.value
+    settled.add(id)
+    if (shown(field, answerOf) && (field.validation !== null || chance(ctx.random, 80))) field.value = answer(ctx, form, field, context, filler)
+    return field.value
+  }
+  for (const field of form.fields) answerOf(field.id)
+}
+
+/** What a document field asks for: its label, or the name of the document template it names. */
+export function documentName(ctx: TeamContext, field: Extract<AnswerField, { type: 'document' }>): string {
+  return 'template_id' in field ? (ctx.team.documentTemplates.get(field.template_id)?.name ?? 'Document') : field.label
+}
+
+function answer(ctx: TeamContext, form: FormRow, field: AnswerField, context: AnswerContext, filler: Filler): AnswerField['value'] {
+  switch (field.type) {
+    case 'text':
+      return textAnswer(field.label, context)
+    case 'textarea':
+      return textareaAnswer(field.label, context)
+    case 'radio':
+      return radioAnswer(field.label.options, ctx.random)
+    case 'checkbox':
+      return checkboxAnswer(field.label.options, ctx.random)
+    case 'document': {
+      const name = documentName(ctx, field)
+      const attachment = sampleAttachment(ctx, documentSample(name))
+      addFile(ctx, {
+        client: form.client,
+        type: filler.created_by.type === 'client' ? 'received' : 'internal',
+        source: { type: form.type === 'requested' ? 'form' : 'client_form', id: form.id },
+        source_subtype: null,
+        name,
+        attachment: attachment.id,
+        created_by: filler.created_by,
+      })
+      return [attachment.id]
+    }
+  }
+}
+
+/** Fills the form in now (completed_at). A form filled in already is left as it is. */
+export function completeForm(ctx: TeamContext, form: FormRow, filler: Filler): FormRow {
+  const client = ctx.team.clients.get(form.client)
+  if (form.completed_at !== null || !client) return form
+  fillIn(ctx, form, client, filler)
+  const now = ctx.clock.timestamp()
+  form.completed_at = now
+  form.updated_at = now
+  return form
+}
+
+/** The client submits a record's form step: the step's form is filled in, and form.submitted published. */
+export function submitForm(ctx: TeamContext, record: RecordRow, step: StepRow): void {
+  const form = step.form === null ? undefined : ctx.team.formsByReference.get(step.form)
+  if (!form || form.completed_at !== null) return
+  completeForm(ctx, form, { created_by: { type: 'client', id: record.client } })
+  publishForm(ctx, 'form.submitted', form)
+}
+
+/** What an assigned-only member may see: the forms of the clients they are assigned to (FACTS.md "Roles"). */
+function visibleForms(ctx: RequestContext, forms: readonly FormRow[]): FormRow[] {
+  if (!seesOnlyAssigned(ctx.member.role)) return [...forms]
+  return forms.filter((form) => {
+    const client = ctx.team.clients.get(form.client)
+    return client !== undefined && canSee(ctx, client)
+  })
+}
+
+/** GET /forms: the type filter, sorted by created_at (default) or updated_at, ties by id. */
+export function listForms(ctx: RequestContext, query: FormsListQuery): FormRow[] {
+  const forms = visibleForms(ctx, ctx.team.forms.all()).filter((form) => query.type === undefined || form.type === query.type)
+  return sortRows(forms, { created_at: (form) => form.created_at, updated_at: (form) => form.updated_at }, query)
+}
+
+/** GET /clients/{id}/forms: the client's forms in id order, by type. */
+export function clientForms(ctx: RequestContext, client: ClientRow, type: FormRow['type'] | undefined): FormRow[] {
+  return ctx.team.formsByClient.get(client.id).filter((form) => type === undefined || form.type === type)
+}
+
+/** The client's form a path names: 404 Client not found (403 when hidden), then 404 Form not found. */
+export function findClientForm(ctx: RequestContext, params: { id: number; reference: string }): FormRow {
+  const client = getClient(ctx, params.id)
+  const form = ctx.team.formsByReference.get(params.reference)
+  if (!form || form.client !== client.id) throw notFound('Form')
+  return form
+}
