@@ -15,6 +15,7 @@ import { ownsTeam, seesOnlyAssigned } from '../kernel/roles.ts'
 import type { AssigneeRow, MemberRow } from '../resources/team/rows.ts'
 import type { Store, Team } from '../store/world.ts'
 import { generateCases } from './cases.ts'
+import { generateFiles } from './files.ts'
 import { generateRecords } from './records.ts'
 
 export interface GenerateCounts {
@@ -276,4 +277,6 @@ export function generateTeamData(faker: Faker, store: Store, team: Team, domain:
   generateCredits(faker, store, team, counts.credit_entries, epoch)
   generateRecords(faker, store, team, counts.records, epoch)
   generateCases(faker, store, team, counts.cases, epoch)
+  // A faker of its own, so that what came before never shifts.
+  generateFiles(seededFaker(team.id * 7_919 + 8_081), store, team, epoch)
 }

@@ -697,10 +697,11 @@ describe("422: references to the team's library", () => {
     })
   })
 
-  it("finds nothing in a team's library yet", () => {
+  it("finds nothing the team's library does not have", () => {
     const { ctx } = acme()
     const library = stepLibrary(ctx.team)
-    expect([library.documentTemplate(1), library.libraryDocument(1), library.attachment(1), library.formTemplate(FORM_TEMPLATE)]).toEqual([undefined, undefined, undefined, undefined])
+    const unknown = 987_654_321
+    expect([library.documentTemplate(unknown), library.libraryDocument(unknown), library.attachment(unknown), library.formTemplate(FORM_TEMPLATE)]).toEqual([undefined, undefined, undefined, undefined])
   })
 
   it('prepares the open types with nothing to look up', () => {
