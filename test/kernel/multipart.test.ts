@@ -39,7 +39,7 @@ function streamed(chunks: () => Generator<Uint8Array>, headers: Record<string, s
     headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}`, ...headers },
     body,
     duplex: 'half',
-  } as RequestInit)
+  })
   return { request, state }
 }
 

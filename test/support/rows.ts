@@ -2,6 +2,7 @@
 // check with a given status, a record in any shape). Prefer the API where it serves the state.
 import { sampleAttachment, type SampleName } from '../../src/resources/attachments/index.ts'
 import { addFile, type FileRow } from '../../src/resources/files/index.ts'
+import type { FormRow } from '../../src/resources/forms/rows.ts'
 import { createRecordDocuments } from '../../src/resources/record-documents/index.ts'
 import type { CheckRow, RecordRow, StepRow } from '../../src/resources/records/index.ts'
 import { completePreferences } from '../../src/resources/steps/index.ts'
@@ -128,4 +129,32 @@ export function giveFile(mock: TestMock, team: Team, clientId: number, setup: Fi
     ...(setup.is_deletable === undefined ? {} : { is_deletable: setup.is_deletable }),
     ...(setup.expires_at === undefined ? {} : { expires_at: setup.expires_at }),
   })
+}
+
+/**
+ * Gives a client a completed form whose one document field holds the attachments, as a submitted
+ * form step leaves it (the field model is the forms resource's; this is the least of it).
+ */
+export function giveFormWithUploads(mock: TestMock, team: Team, clientId: number, attachments: number[]): FormRow {
+  return team.forms.insert({
+    id: mock.store.nextId('form'),
+    reference: mock.services.random.uuid(),
+    type: 'requested',
+    client: clientId,
+    record: null,
+    step: null,
+    template: null,
+    name: 'Right to work',
+    description: null,
+    instructions: null,
+    fields: [
+      { id: 'section', type: 'section', label: '', fields: ['upload'], validation: [], flag: false, value: null },
+      { id: 'upload', type: 'document', label: 'Your passport', validation: ['required'], flag: false, value: attachments },
+    ],
+    version: 1,
+    created_at: NOW,
+    updated_at: NOW,
+    completed_at: NOW,
+    archived_at: null,
+  } as unknown as FormRow)
 }
