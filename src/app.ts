@@ -9,19 +9,21 @@ import { buildOpenApi } from './contracts/openapi.ts'
 import { controlRoutes } from './control/routes.ts'
 import { identifier } from './kernel/auth.ts'
 import type { KernelEnv } from './kernel/env.ts'
-import { HttpError, routeNotFound, serverError } from './kernel/errors.ts'
+import { HtmlError, HttpError, routeNotFound, serverError } from './kernel/errors.ts'
 import { Routes } from './kernel/operation.ts'
 import { RateLimiter, rateLimiting } from './kernel/rate-limit.ts'
-import { json } from './kernel/respond.ts'
+import { html, json } from './kernel/respond.ts'
 import { canWrite } from './kernel/roles.ts'
 import { aggregatesRoutes } from './resources/aggregates/routes.ts'
 import { assigneesRoutes } from './resources/assignees/routes.ts'
+import { attachmentsRoutes } from './resources/attachments/routes.ts'
 import { casesRoutes } from './resources/cases/routes.ts'
 import { checksRoutes } from './resources/checks/routes.ts'
 import { clientsRoutes } from './resources/clients/routes.ts'
 import { correctionsRoutes } from './resources/corrections/routes.ts'
 import { creditsRoutes } from './resources/credits/routes.ts'
 import { documentsRoutes } from './resources/documents/routes.ts'
+import { filesRoutes } from './resources/files/routes.ts'
 import { meRoutes } from './resources/me/routes.ts'
 import { organisationsRoutes } from './resources/organisations/routes.ts'
 import { recordDocumentsRoutes } from './resources/record-documents/routes.ts'
@@ -75,6 +77,8 @@ const RESOURCE_ROUTES = [
   aggregatesRoutes,
   formTemplatesRoutes,
   formsRoutes,
+  attachmentsRoutes,
+  filesRoutes,
 ]
 
 const READ_ONLY_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
@@ -166,6 +170,7 @@ export function createApp(options: AppOptions): Hono<KernelEnv<RequestContext>> 
   app.onError((error, c) => {
     const known = error instanceof HttpError ? error : undefined
     if (!known) console.error(error)
+    if (known instanceof HtmlError) return html(c, known.page, known.status, known.headers)
     const { status, body, headers } = known ?? serverError()
     return json(c, body, status, headers)
   })

@@ -1,6 +1,7 @@
 // Typed configuration from flags and environment variables, with defaults and --help.
 // Bad input exits with code 2 and a one-line reason (see main.ts).
 import { Command, InvalidArgumentError, Option } from 'commander'
+import { DEFAULT_SCAN_DELAY_SECONDS } from './lifecycle/schedule.ts'
 
 export interface ServeConfig {
   port: number
@@ -9,6 +10,7 @@ export interface ServeConfig {
   data: string | undefined
   recordExpiryDays: number
   checkDelay: number
+  scanDelay: number
   rateLimit: number
   rateLimitWindow: number
   clock: Date | undefined
@@ -74,6 +76,10 @@ export function serveOptions(): Option[] {
       .env('IVS_CHECK_DELAY')
       .default(60)
       .argParser(integer('the check delay', 0, 31_536_000)),
+    new Option('--scan-delay <seconds>', "seconds of the mock's clock an uploaded attachment's virus scan takes (av_status pending until then)")
+      .env('IVS_SCAN_DELAY')
+      .default(DEFAULT_SCAN_DELAY_SECONDS)
+      .argParser(integer('the scan delay', 0, 31_536_000)),
     new Option('--rate-limit <requests>', 'requests allowed per user and team in each window')
       .env('IVS_RATE_LIMIT')
       .default(200)
@@ -100,6 +106,7 @@ export function toServeConfig(options: Record<string, unknown>): ServeConfig {
     data: options.data as string | undefined,
     recordExpiryDays: options.recordExpiryDays as number,
     checkDelay: options.checkDelay as number,
+    scanDelay: options.scanDelay as number,
     rateLimit: options.rateLimit as number,
     rateLimitWindow: options.rateLimitWindow as number,
     clock: options.clock as Date | undefined,

@@ -16,6 +16,8 @@ export interface Behaviour {
   recordExpiryDays: number
   /** Seconds between a client submitting a check and its result (src/lifecycle). */
   checkDelaySeconds: number
+  /** Seconds an upload's virus scan takes (default: DEFAULT_SCAN_DELAY_SECONDS of lifecycle/schedule.ts). */
+  scanDelaySeconds?: number
 }
 
 export interface Services {

@@ -63,7 +63,7 @@ async function serve(config: ServeConfig): Promise<void> {
     random: createRandom(store.data.seed + issued),
     events: createEventBus(),
     blobs: new BlobStore({ dir: config.data === undefined ? undefined : uploadsBeside(config.data), samplesDir }),
-    behaviour: { recordExpiryDays: config.recordExpiryDays, checkDelaySeconds: config.checkDelay },
+    behaviour: { recordExpiryDays: config.recordExpiryDays, checkDelaySeconds: config.checkDelay, scanDelaySeconds: config.scanDelay },
   })
   // What fell due while the mock was not running (or since the seed's epoch) happens now.
   services.scheduler.runDue()

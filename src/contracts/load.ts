@@ -234,6 +234,28 @@ export class Contracts {
     return this.cached(`body:${id}`, () => this.ajv.compile({ $id: `${OPERATIONS_BASE}${id}.body.json`, ...body }))
   }
 
+  /**
+   * The fields of an operation's multipart body: its binary fields (those with a
+   * contentMediaType) and its required fields. Undefined when it takes no multipart body.
+   */
+  multipartFields(id: string): { files: string[]; required: string[] } | undefined {
+    const op = this.operation(id)
+    if (!op.multipart) return undefined
+    const ref = op.multipart.$ref
+    const schema = typeof ref === 'string' ? this.schemaById(new URL(ref, OPERATIONS_BASE).href) : op.multipart
+    const properties = (schema.properties ?? {}) as Record<string, JsonSchema>
+    return {
+      files: Object.keys(properties).filter((name) => properties[name]?.contentMediaType !== undefined),
+      required: (schema.required ?? []) as string[],
+    }
+  }
+
+  private schemaById(id: string): JsonSchema {
+    const schema = [...this.schemas.values()].find((candidate) => candidate.$id === id)
+    if (!schema) throw new Error(`contracts: no schema ${id}`)
+    return schema
+  }
+
   /** Validator of the JSON body of one response, or undefined when that status has no JSON body. */
   responseValidator(id: string, status: number): ValidateFunction | undefined {
     const body = this.operation(id).responses[String(status)]?.body

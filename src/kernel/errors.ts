@@ -40,3 +40,24 @@ export const tooManyRequests = (headers: Record<string, string>) =>
   new HttpError(429, { message: 'Too Many Attempts.' }, headers)
 
 export const serverError = () => new HttpError(500, { message: 'Server Error' })
+
+/** An answer of the web server in front of the API: an HTML page, not JSON. */
+export class HtmlError extends HttpError {
+  constructor(
+    status: number,
+    readonly page: string,
+    headers: Record<string, string> = {},
+  ) {
+    super(status, {}, headers)
+  }
+}
+
+/** nginx's own error page, line for line. */
+const nginxPage = (title: string) =>
+  `<html>\r\n<head><title>${title}</title></head>\r\n<body>\r\n<center><h1>${title}</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n`
+
+/**
+ * 413 for a body over the upload limit: the web server's HTML page (FACTS.md "Wire details"). It
+ * closes the connection, as nginx does, so a client still sending stops.
+ */
+export const payloadTooLarge = () => new HtmlError(413, nginxPage('413 Request Entity Too Large'), { connection: 'close' })

@@ -10,10 +10,11 @@ import type { ValidateFunction } from 'ajv'
 import type { Contracts, JsonSchema, OperationContract } from '../contracts/load.ts'
 import type { Binary } from './binary.ts'
 import type { KernelEnv } from './env.ts'
-import { forbidden, unauthenticated } from './errors.ts'
+import { forbidden, invalid, unauthenticated, type ValidationErrors } from './errors.ts'
 import { expandOf, type Expand } from './expand.ts'
+import { discardFiles, receiveMultipart, type MultipartBody, type UploadTarget } from './multipart.ts'
 import { binary, json, noContent } from './respond.ts'
-import { checkBody, checkQuery, parseJsonBody, queryShapeOf, readQuery } from './validate.ts'
+import { attributeName, checkBody, checkQuery, parseJsonBody, queryShapeOf, readQuery } from './validate.ts'
 
 export type OperationId = keyof Operations
 
@@ -34,6 +35,11 @@ export interface HandlerInput<P, Id extends OperationId, F> {
   query: Operations[Id]['query']
   /** The validated, normalised JSON body. */
   body: Operations[Id]['body']
+  /**
+   * The multipart body of an operation whose contract has one: its files saved on disk (required
+   * ones checked to be there). A file the handler does not move away is deleted after it answers.
+   */
+  upload: MultipartBody | undefined
   expand: Expand
   /** The request's absolute URL (pagination links). */
   url: string
@@ -57,6 +63,8 @@ export interface OperationOptions<P, Id extends OperationId, F> {
   find?: (ctx: P, params: Params<Id>) => F
   /** A role check that answers 403 before the input is validated, like FormRequest::authorize. */
   authorize?: (ctx: P, found: F) => boolean
+  /** Where the files of a multipart body go, and how large one may be (required with a multipart contract). */
+  upload?: (ctx: P) => UploadTarget
 }
 
 export interface RoutesOptions<P> {
@@ -88,6 +96,10 @@ export class Routes<P> {
     const answersWith = successStatuses(op)
     const mayWrite = op.method === 'GET' ? undefined : this.options.mayWrite
     const sortDefault = op.sort?.default
+    const multipart = contracts.multipartFields(operationId)
+    const uploadTarget = options.upload
+    if (multipart && !uploadTarget) throw new Error(`${operationId}: a multipart operation needs an upload target`)
+    const fileFields = new Set(multipart?.files)
     const base = this.options.base ?? ''
     // Validators compile on first use (start-up stays fast) and are kept here, off the per-request path.
     let queryValidator: ValidateFunction | undefined
@@ -103,7 +115,11 @@ export class Routes<P> {
     }
 
     /** Everything but reading the body, so an operation without one stays synchronous. */
-    const serve = (c: Context<KernelEnv<P>>, readBody?: () => Promise<string>): Response | Promise<Response> => {
+    const serve = (
+      c: Context<KernelEnv<P>>,
+      readBody?: () => Promise<string>,
+      receive?: (ctx: P) => Promise<MultipartBody>,
+    ): Response | Promise<Response> => {
       const ctx = c.get('principal')
       if (ctx === undefined) throw unauthenticated()
       const params: Record<string, string | number> = c.req.param()
@@ -121,6 +137,7 @@ export class Routes<P> {
         params,
         query,
         body: undefined,
+        upload: undefined,
         expand: expandOf(query),
         url,
         // A plain property: an accessor here would cost more than the whole lookup (measured).
@@ -131,6 +148,18 @@ export class Routes<P> {
         const result = handler(input)
         return result instanceof Promise ? result.then((value) => answer(c, value)) : answer(c, result)
       }
+      if (receive) {
+        return receive(ctx).then(async (upload) => {
+          input.upload = upload
+          try {
+            const missing = missingFields(upload, multipart?.required ?? [], fileFields)
+            if (missing) throw invalid(missing)
+            return await run()
+          } finally {
+            discardFiles(upload)
+          }
+        })
+      }
       if (!readBody) return run()
       bodyValidator ??= contracts.bodyValidator(operationId)
       const validate = bodyValidator as ValidateFunction
@@ -140,12 +169,26 @@ export class Routes<P> {
       })
     }
 
-    this.app.on(
-      op.method,
-      honoPath(op.path, contracts.parameters),
-      op.body === undefined ? (c: Context<KernelEnv<P>>) => serve(c) : (c: Context<KernelEnv<P>>) => serve(c, () => c.req.text()),
-    )
+    const route =
+      op.body !== undefined
+        ? (c: Context<KernelEnv<P>>) => serve(c, () => c.req.text())
+        : uploadTarget
+          ? (c: Context<KernelEnv<P>>) => serve(c, undefined, (ctx) => receiveMultipart(c.req.raw, fileFields, uploadTarget(ctx)))
+          : (c: Context<KernelEnv<P>>) => serve(c)
+    this.app.on(op.method, honoPath(op.path, contracts.parameters), route)
   }
+}
+
+/** Laravel's required and file rules on a multipart body: a required field left out, or a file field sent as text. */
+function missingFields(upload: MultipartBody, required: readonly string[], fileFields: ReadonlySet<string>): ValidationErrors | undefined {
+  const errors: ValidationErrors = {}
+  for (const name of required) {
+    if (upload.files.has(name)) continue
+    const text = upload.fields.get(name)?.trim()
+    if (text === undefined || text === '') errors[name] = [`The ${attributeName(name)} field is required.`]
+    else if (fileFields.has(name)) errors[name] = [`The ${attributeName(name)} field must be a file.`]
+  }
+  return Object.keys(errors).length > 0 ? errors : undefined
 }
 
 /** The contract's success statuses: the one with a body (200 or 201) and whether 204 is one. */

@@ -19,8 +19,25 @@ export function noContent(c: AnyContext): Response {
   return new Response(null, { status: 204, headers: { ...c.get('responseHeaders') } })
 }
 
+/**
+ * The download's file name: as it is when plain ASCII; otherwise an ASCII stand-in for old
+ * clients and the real name in RFC 6266's filename* (header values cannot carry it as it is).
+ */
+function contentDisposition(filename: string): string {
+  const plain = filename.replace(/["\\]/g, '_')
+  if (/^[\x20-\x7e]*$/.test(plain)) return `attachment; filename="${plain}"`
+  const fallback = plain.normalize('NFKD').replace(/[^\x20-\x7e]/g, '_')
+  return `attachment; filename="${fallback}"; filename*=UTF-8''${encodeURIComponent(filename)}`
+}
+
 export function binary(c: AnyContext, answer: Binary, status = 200): Response {
   const headers: Record<string, string> = { 'content-type': answer.type, ...c.get('responseHeaders') }
-  if (answer.filename !== undefined) headers['content-disposition'] = `attachment; filename="${answer.filename.replace(/["\\]/g, '_')}"`
+  if (answer.size !== undefined) headers['content-length'] = String(answer.size)
+  if (answer.filename !== undefined) headers['content-disposition'] = contentDisposition(answer.filename)
   return new Response(answer.bytes, { status, headers })
+}
+
+/** An HTML page (the web server's own error pages). */
+export function html(c: AnyContext, page: string, status: number, headers: Record<string, string> = {}): Response {
+  return new Response(page, { status, headers: { 'content-type': 'text/html', ...c.get('responseHeaders'), ...headers } })
 }

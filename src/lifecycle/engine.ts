@@ -6,6 +6,7 @@
 //      status follows the outcome and it gets a response.
 //   3. Every 2 days while the record has reminders and is open, a reminder is recorded.
 //   4. At expired_at, a record with steps left is finished (incomplete or empty).
+// Besides records, an upload's virus scan ends after the scan delay (--scan-delay; scans.ts).
 // Every change publishes record.updated, and record.finished once the record reaches an end
 // (records/events.ts); the record's status is derived from all of this (records/status.ts).
 import type { Services, TeamContext } from '../context.ts'
@@ -18,6 +19,7 @@ import type { CheckRow, Outcome, RecordRow, StepRow } from '../resources/records
 import { isExpired, isOpen } from '../resources/records/status.ts'
 import { OUTCOME_STATUS, outcomeFor } from './outcomes.ts'
 import { photoIdMedia } from './photo-id.ts'
+import { finishScan } from './scans.ts'
 import { checkResponse, type CheckResponseInput } from './responses.ts'
 import { JOBS, REMINDER_INTERVAL_MS, stopReminders } from './schedule.ts'
 
@@ -121,6 +123,13 @@ export function registerLifecycle(services: Services): void {
     inTeam((ctx, id) => {
       const record = ctx.team.records.get(id)
       if (record) expire(ctx, record)
+    }),
+  )
+  services.scheduler.on(
+    JOBS.scan,
+    inTeam((ctx, id) => {
+      const attachment = ctx.team.attachments.get(id)
+      if (attachment) finishScan(ctx, attachment)
     }),
   )
 }

@@ -1,13 +1,18 @@
-// The jobs a record has on the mock's clock: its expiry and its reminders (check results are
-// scheduled by the engine when a check is submitted). The engine says what each job does.
+// The jobs on the mock's clock: a record's expiry and reminders (check results are scheduled by
+// the engine when a check is submitted) and an upload's virus scan. The engine says what each job does.
 import type { TeamContext } from '../context.ts'
+import type { AttachmentRow } from '../resources/attachments/rows.ts'
 import type { RecordRow } from '../resources/records/rows.ts'
 
 export const JOBS = {
   checkResult: 'check.result',
   reminder: 'record.reminder',
   expiry: 'record.expiry',
+  scan: 'attachment.scan',
 } as const
+
+/** Seconds of the mock's clock an upload's virus scan takes unless --scan-delay says otherwise. */
+export const DEFAULT_SCAN_DELAY_SECONDS = 5
 
 /** Spec: a reminder email every 2 days until all steps are complete, or the record expires or is archived. */
 export const REMINDER_INTERVAL_MS = 2 * 86_400_000
@@ -26,4 +31,15 @@ export function scheduleReminders(ctx: TeamContext, record: RecordRow): void {
 
 export function stopReminders(ctx: TeamContext, record: RecordRow): void {
   ctx.scheduler.cancel(JOBS.reminder, ctx.team.id, record.id)
+}
+
+/** An upload's virus scan, done after the scan delay (--scan-delay) on the mock's clock. */
+export function scheduleScan(ctx: TeamContext, attachment: AttachmentRow): void {
+  const delay = (ctx.behaviour.scanDelaySeconds ?? DEFAULT_SCAN_DELAY_SECONDS) * 1000
+  ctx.scheduler.schedule(JOBS.scan, ctx.team.id, attachment.id, new Date(ctx.clock.now().getTime() + delay))
+}
+
+/** An attachment that is deleted or redacted is never scanned. */
+export function cancelScan(ctx: TeamContext, attachment: AttachmentRow): void {
+  ctx.scheduler.cancel(JOBS.scan, ctx.team.id, attachment.id)
 }

@@ -18,6 +18,7 @@ import type { Store, Team } from '../store/world.ts'
 import { generateCases } from './cases.ts'
 import { generateLibraries } from './libraries.ts'
 import { generateForms } from './forms.ts'
+import { generateFiles } from './files.ts'
 import { generateRecords } from './records.ts'
 
 export interface GenerateCounts {
@@ -279,8 +280,9 @@ export function generateTeamData(faker: Faker, store: Store, team: Team, domain:
   generateCredits(faker, store, team, counts.credit_entries, epoch)
   generateRecords(faker, store, team, counts.records, epoch)
   generateCases(faker, store, team, counts.cases, epoch)
-  // A faker of its own, so adding the libraries shifts nothing generated before them.
+  // Each of these has a faker of its own, seeded by the team, so adding them shifted nothing above.
   generateLibraries(seededFaker(team.id * 7_919 + 4_447), store, team, epoch)
   // Forms after the libraries: a template's document field may name a document template.
   generateForms(seededFaker(team.id * 7_919 + 31), store, team, epoch)
+  generateFiles(seededFaker(team.id * 7_919 + 8_081), store, team, epoch)
 }

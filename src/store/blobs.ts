@@ -2,7 +2,7 @@
 // last as long as the world), else a temporary folder made on the first upload and removed when
 // the process exits. Seeded attachments point at the read-only samples in fixtures/samples, so the
 // seeded world needs no copies. A blob key says which: 'upload:<name>' or 'sample:<file>'.
-import { createReadStream, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { createReadStream, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Readable } from 'node:stream'
@@ -74,6 +74,16 @@ export class BlobStore {
   write(name: string, bytes: Uint8Array): string {
     const key = BlobStore.upload(name)
     writeFileSync(this.path(key), bytes)
+    return key
+  }
+
+  /**
+   * Takes a file already in the uploads folder (a streamed upload, see kernel/multipart.ts) as the
+   * upload named name: a rename, never a copy. Returns its key.
+   */
+  adopt(file: string, name: string): string {
+    const key = BlobStore.upload(name)
+    renameSync(file, this.path(key))
     return key
   }
 

@@ -160,23 +160,38 @@ export class Team {
 
   /**
    * Deletes what belongs to a client being deleted: its records with everything that hangs off
-   * them (checks, reviews, documents, corrections), its forms, and its cases with their reviews.
+   * them (checks, reviews, documents, corrections), its cases with their reviews, and its files,
+   * client documents and forms. Returns the ids of the attachments those held, for the caller to
+   * delete those nothing else uses (with their bytes).
    */
-  removeDependentsOf(clientId: number): void {
+  removeDependentsOf(clientId: number): Set<number> {
+    const held = new Set<number>()
     for (const record of [...this.recordsByClient.get(clientId)]) {
       for (const step of record.steps) {
         if (step.check !== null) this.checks.delete(step.check)
         for (const review of [...this.reviewsByStep.get(step.id)]) this.stepReviews.delete(review.id)
       }
-      for (const document of [...this.documentsByRecord.get(record.id)]) this.recordDocuments.delete(document.id)
+      for (const document of [...this.documentsByRecord.get(record.id)]) {
+        for (const id of document.attachments) held.add(id)
+        this.recordDocuments.delete(document.id)
+      }
       this.records.delete(record.id)
     }
+    for (const file of [...this.filesByClient.get(clientId)]) {
+      held.add(file.attachment)
+      this.files.delete(file.id)
+    }
+    for (const document of this.clientDocuments.filter((row) => row.client === clientId)) this.clientDocuments.delete(document.id)
+    for (const form of [...this.formsByClient.get(clientId)]) {
+      for (const id of formAttachments(form)) held.add(id)
+      this.forms.delete(form.id)
+    }
     for (const correction of [...this.correctionsByClient.get(clientId)]) this.corrections.delete(correction.id)
-    for (const form of [...this.formsByClient.get(clientId)]) this.forms.delete(form.id)
     for (const row of [...this.casesByClient.get(clientId)]) {
       for (const review of [...this.reviewsByCase.get(row.id)]) this.caseReviews.delete(review.id)
       this.cases.delete(row.id)
     }
+    return held
   }
 
   addMember(user: number, role: Role | null, joinedAt: string): MemberRow {
@@ -186,6 +201,11 @@ export class Team {
     this.membersByUser.set(user, member)
     return member
   }
+}
+
+/** The attachments a form holds: the answers of its document fields (arrays of attachment ids). */
+export function formAttachments(form: FormRow): number[] {
+  return form.fields.flatMap((field) => (field.type === 'document' && Array.isArray(field.value) ? field.value.filter((id): id is number => typeof id === 'number') : []))
 }
 
 /** Ids are unique across the whole service, like the real one's, so another team's id is a 404. */

@@ -10,7 +10,9 @@ import { contracts } from '../support/contracts.ts'
 import { createTestMock, NOW, type TestMock } from '../support/mock.ts'
 import { proposeCorrection } from '../../src/resources/corrections/index.ts'
 import { setCaseAssignees, type CaseRow } from '../../src/resources/cases/index.ts'
-import { assigneeRows, giveForm, giveRecord } from '../support/rows.ts'
+import { sampleAttachment } from '../../src/resources/attachments/index.ts'
+import { assigneeRows, giveFile, giveForm, giveRecord } from '../support/rows.ts'
+import { ACCEPTED, uploadForm } from '../support/uploads.ts'
 import { singlePage } from '../support/wire.ts'
 
 type NewTeam = ReturnType<TestMock['newTeam']>
@@ -137,6 +139,14 @@ const REQUESTS: Record<string, { status: number; path: (w: World) => string; bod
   'clients.forms.list': { status: 200, path: (w) => `/clients/${w.client}/forms` },
   'clients.forms.get': { status: 200, path: (w) => `/clients/${w.client}/forms/${formOf(w)}` },
   'clients.forms.download': { status: 200, path: (w) => `/clients/${w.client}/forms/${formOf(w)}/download` },
+  'attachments.create': { status: 201, path: () => '/attachments', body: () => uploadForm('contract.pdf', (ACCEPTED[0] as { bytes: Uint8Array }).bytes) },
+  'attachments.delete': { status: 204, path: (w) => `/attachments/${unassignedAttachment(w)}` },
+  'attachments.redact': { status: 200, path: (w) => `/attachments/${recordDocumentAttachment(w)}/redact`, record: true },
+  'files.list': { status: 200, path: () => '/files' },
+  'clients.files.list': { status: 200, path: (w) => `/clients/${w.client}/files` },
+  'clients.files.create': { status: 201, path: (w) => `/clients/${w.client}/files`, body: (w) => ({ attachment: unassignedAttachment(w) }) },
+  'clients.files.delete': { status: 204, path: (w) => `/clients/${w.client}/files/${clientFile(w)}` },
+  'clients.files.download': { status: 200, path: (w) => `/clients/${w.client}/files/${clientFile(w)}/download` },
 }
 
 /** The reference of the team's first (seeded) form template. */
@@ -147,6 +157,12 @@ const formOf = (w: World) => w.team.team.formsByClient.get(w.client)[0]?.referen
 
 /** The claims of an SDK token (a JWT), without checking it. */
 const claimsOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1] as string, 'base64url').toString('utf8'))
+
+/** What a World holds besides its named ids (its type stays as it is): an attachment nothing uses, the client's file, and the attachment of the record's requested document. */
+const UNASSIGNED = 'unassigned.pdf'
+const unassignedAttachment = (w: World) => w.team.team.attachments.all().find((attachment) => attachment.original === UNASSIGNED)?.id ?? UNKNOWN
+const clientFile = (w: World) => w.team.team.filesByClient.get(w.client)[0]?.id ?? UNKNOWN
+const recordDocumentAttachment = (w: World) => w.team.team.files.all().find((file) => file.source.type === 'record_document')?.attachment ?? UNKNOWN
 
 /** Whether the World of an operation's request needs the client's record. */
 const needsRecord = (id: string) => REQUESTS[id]?.record === true
@@ -192,6 +208,8 @@ async function world(assigned: Role[] = [], withRecord = false): Promise<World> 
   setCaseAssignees(mock.teamContext(team.team), caseRow, [team.users.owner.id, ...assigned.map((role) => team.users[role].id)])
   // The client's form, made here rather than in a request's path so the 403 tests see nothing change.
   giveForm(mock, team.team, client.body.id)
+  sampleAttachment(mock.teamContext(team.team), 'privacyNotice', UNASSIGNED)
+  giveFile(mock, team.team, client.body.id, { sample: 'proofOfAddress', name: 'Proof of address' })
   const w = {
     mock,
     team,
@@ -212,6 +230,16 @@ async function world(assigned: Role[] = [], withRecord = false): Promise<World> 
   const recordAssignees = await api.post(`/records/${record.id}/assignees`, users)
   expect(recordAssignees.status, recordAssignees.text).toBe(201)
   const correction = proposeCorrection(mock.teamContext(team.team), record, { first_name: 'Anne', last_name: 'Leigh' })
+  // The client's upload to the requested document, and its file.
+  const requested = team.team.recordDocuments.get(record.steps[1]?.document ?? UNKNOWN)
+  const uploaded = giveFile(mock, team.team, w.client, {
+    sample: 'bankStatement',
+    type: 'received',
+    source: { type: 'record_document', id: requested?.id ?? UNKNOWN },
+    source_subtype: 'requested',
+    created_by: { type: 'client', id: w.client },
+  })
+  requested?.attachments.push(uploaded.attachment)
   // An item of another record of the client, so that adding the record itself is new (201).
   const inCase = giveRecord(mock, team.team, w.client, { steps: [{ type: 'check.identity' }], assignees: assigneeRows(mock, ...users.map((user) => user.team_member)) })
   const caseItem = { id: mock.store.nextId('case_item'), record: inCase.id, created_at: NOW, updated_at: NOW }
@@ -413,6 +441,8 @@ describe('assigned-only members (FACTS.md "Roles")', () => {
         expect(res.body).toEqual({ ...owners.body, assignees: [user.id] })
       } else if (id === 'records.steps.reviews.create' || id === 'cases.reviews.create') {
         expect(res.body).toEqual({ ...owners.body, reviewed_by: user.id })
+      } else if (id === 'clients.files.create') {
+        expect(res.body).toEqual({ ...owners.body, created_by: { id: user.id, type: 'team_member' } })
       } else {
         expect(res.body).toEqual(owners.body)
       }

@@ -13,15 +13,18 @@ export interface ApiResponse<T = any> {
   headers: Headers
   body: T
   text: string
+  /** The body's bytes (downloads). */
+  bytes: Uint8Array
   /** The contract operation the request matched, or undefined for an unknown route. */
   operation: OperationContract | undefined
 }
 
 export interface RequestOptions {
   query?: Record<string, string | number | boolean | Array<string | number>>
-  /** JSON body; use raw for anything that is not JSON. */
+  /** JSON body, or a FormData sent as multipart/form-data; use raw for anything else. */
   body?: unknown
-  raw?: string
+  /** A body sent as it is (a stream is sent as it is read). */
+  raw?: string | Uint8Array | ReadableStream<Uint8Array>
   headers?: Record<string, string>
 }
 
@@ -40,8 +43,14 @@ export function operationFor(method: string, path: string): OperationContract | 
 
 const errorValidator = contracts.schemaValidator('error')
 
+/** Whether a Content-Type is one of a contract's binary media types (wildcards such as image/star allowed). */
+function mediaTypeListed(contentType: string | null, listed: readonly string[]): boolean {
+  const type = (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? ''
+  return listed.some((media) => media === '*/*' || media === type || (media.endsWith('/*') && type.startsWith(media.slice(0, -1))))
+}
+
 /** Throws, naming the operation, status and failing paths, when a response breaks its contract. */
-export function checkResponse(method: string, path: string, response: Omit<ApiResponse, 'operation'>): OperationContract | undefined {
+export function checkResponse(method: string, path: string, response: Omit<ApiResponse, 'operation' | 'bytes'>): OperationContract | undefined {
   const where = `${method} ${path} -> ${response.status}`
   const op = operationFor(method, path)
   const limited = op ? SURFACES[op.surface].authenticated : path.startsWith(API)
@@ -62,7 +71,10 @@ export function checkResponse(method: string, path: string, response: Omit<ApiRe
       const problems = describeErrors(validate.errors).map((e) => `  ${e.path || '(root)'}: ${e.message}`)
       throw new Error(`${where}: body breaks the contract of ${op.id}:\n${problems.join('\n')}\nbody: ${response.text.slice(0, 2000)}`)
     }
-  } else if (!documented.binary && response.text !== '') {
+  } else if (documented.binary) {
+    const type = response.headers.get('content-type')
+    if (!mediaTypeListed(type, documented.binary)) throw new Error(`${where}: ${op.id} answers ${response.status} as ${documented.binary.join(', ')}, got ${type}`)
+  } else if (response.text !== '') {
     throw new Error(`${where}: ${op.id} answers ${response.status} without a body, got ${response.text}`)
   }
   return op
@@ -89,13 +101,19 @@ export class ApiClient {
     const url = `${this.base}${path}${search.size > 0 ? `?${search.toString()}` : ''}`
     const headers: Record<string, string> = { ...options.headers }
     if (this.token !== undefined) headers.Authorization ??= `Bearer ${this.token}`
-    let body: string | undefined = options.raw
-    if (options.body !== undefined) {
+    let body: RequestInit['body'] = options.raw
+    if (options.body instanceof FormData) {
+      // fetch writes the multipart body and its Content-Type with the boundary.
+      body = options.body
+    } else if (options.body !== undefined) {
       body = JSON.stringify(options.body)
       headers['Content-Type'] ??= 'application/json'
     }
-    const res = await this.app.request(url, { method, headers, body })
-    const text = await res.text()
+    const init: RequestInit & { duplex?: 'half' } = { method, headers, body }
+    if (body instanceof ReadableStream) init.duplex = 'half'
+    const res = await this.app.request(url, init)
+    const bytes = new Uint8Array(await res.arrayBuffer())
+    const text = new TextDecoder().decode(bytes)
     let parsed: unknown
     try {
       parsed = text === '' ? undefined : JSON.parse(text)
@@ -104,7 +122,7 @@ export class ApiClient {
     }
     const response = { status: res.status, headers: res.headers, body: parsed as T, text }
     const operation = checkResponse(method, `${this.base}${path.split('?')[0] as string}`, response)
-    return { ...response, operation }
+    return { ...response, bytes, operation }
   }
 
   get<T = any>(path: string, query?: RequestOptions['query']) {

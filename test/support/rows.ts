@@ -1,6 +1,8 @@
 // Rows put straight into a team's state, for states that are slow to reach through the API (a
 // check with a given status, a record in any shape). Prefer the API where it serves the state.
 import { completeForm, createForm, type FormRow } from '../../src/resources/forms/index.ts'
+import { sampleAttachment, type SampleName } from '../../src/resources/attachments/index.ts'
+import { addFile, type FileRow } from '../../src/resources/files/index.ts'
 import { createRecordDocuments } from '../../src/resources/record-documents/index.ts'
 import type { CheckRow, RecordRow, StepRow } from '../../src/resources/records/index.ts'
 import { completePreferences } from '../../src/resources/steps/index.ts'
@@ -106,4 +108,66 @@ export function giveForm(mock: TestMock, team: Team, clientId: number, options: 
   const ctx = mock.teamContext(team)
   const form = createForm(ctx, template, clientId, { type: 'internal', record: null, step: null })
   return options.filledBy === undefined ? form : completeForm(ctx, form, { created_by: { type: 'team_member', id: options.filledBy } })
+}
+
+export interface FileSetup {
+  /** The sample file its attachment's bytes are (default: the passport). */
+  sample?: SampleName
+  original?: string
+  type?: FileRow['type']
+  source?: FileRow['source']
+  source_subtype?: FileRow['source_subtype']
+  name?: string
+  created_by?: FileRow['created_by']
+  is_deletable?: boolean
+  expires_at?: string | null
+}
+
+/**
+ * Gives a client a file whose attachment is a sample file (scanned clean), as a record, form or
+ * check would add one; by default the team's own upload (source client). Returns the stored row.
+ */
+export function giveFile(mock: TestMock, team: Team, clientId: number, setup: FileSetup = {}): FileRow {
+  const ctx = mock.teamContext(team)
+  const attachment = sampleAttachment(ctx, setup.sample ?? 'passport', setup.original)
+  const owner = team.members.find((member) => member.role === 'owner')
+  return addFile(ctx, {
+    client: clientId,
+    type: setup.type ?? 'internal',
+    source: setup.source ?? { type: 'client', id: clientId },
+    source_subtype: setup.source_subtype ?? null,
+    name: setup.name ?? attachment.original,
+    attachment: attachment.id,
+    created_by: setup.created_by ?? { type: 'team_member', id: owner?.user ?? 0 },
+    ...(setup.is_deletable === undefined ? {} : { is_deletable: setup.is_deletable }),
+    ...(setup.expires_at === undefined ? {} : { expires_at: setup.expires_at }),
+  })
+}
+
+/**
+ * Gives a client a completed form whose one document field holds the attachments, as a submitted
+ * form step leaves it (the field model is the forms resource's; this is the least of it).
+ */
+export function giveFormWithUploads(mock: TestMock, team: Team, clientId: number, attachments: number[]): FormRow {
+  return team.forms.insert({
+    id: mock.store.nextId('form'),
+    reference: mock.services.random.uuid(),
+    type: 'requested',
+    client: clientId,
+    record: null,
+    step: null,
+    template: null,
+    name: 'Right to work',
+    description: null,
+    instructions: null,
+    fields: [
+      { id: 'section', type: 'section', label: '', fields: ['upload'] },
+      { id: 'upload', type: 'document', label: 'Your passport', description: 'The photo page.', show_if: null, validation: ['required'], flag: false, value: attachments },
+    ],
+    version: 1,
+    created_at: NOW,
+    updated_at: NOW,
+    completed_at: NOW,
+    archived_at: null,
+  })
 }

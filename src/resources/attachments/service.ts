@@ -1,23 +1,20 @@
-// Attachments: uploaded binaries of a team. Uploads come through POST /attachments (routes.ts);
-// the lifecycle (a client's uploads) and the seed make them here from bytes or sample files.
-import type { TeamContext } from '../../context.ts'
+// Attachments: uploaded binaries of a team. Uploads come through POST /attachments (routes.ts),
+// streamed to the uploads folder by the operation gate and taken here once their content is known
+// (content.ts), with a virus scan on the clock (lifecycle/scans.ts); the lifecycle (a client's
+// uploads) and the seed make them from bytes or sample files. Whatever holds an attachment (files,
+// library documents, record documents, form answers) keeps it; one nothing holds any more is
+// deleted with its bytes, so nothing is hoarded.
+import { canSee, type RequestContext, type TeamContext } from '../../context.ts'
+import { forbidden, invalid, notFound } from '../../kernel/errors.ts'
+import type { ReceivedFile } from '../../kernel/multipart.ts'
+import { cancelScan, scheduleScan } from '../../lifecycle/schedule.ts'
 import { BlobStore } from '../../store/blobs.ts'
+import { formAttachments, type Team } from '../../store/world.ts'
+import { ACCEPTED_EXTENSIONS, detectType, EXTENSIONS } from './content.ts'
 import type { AttachmentRow, AvStatus } from './rows.ts'
 
-/** The file name extension the stored name gets for each accepted type. */
-export const EXTENSIONS: Readonly<Record<string, string>> = {
-  'application/pdf': 'pdf',
-  'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 'docx',
-  'application/msword': 'doc',
-  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': 'xlsx',
-  'application/vnd.ms-excel': 'xls',
-  'text/csv': 'csv',
-  'text/plain': 'txt',
-  'image/jpeg': 'jpg',
-  'image/png': 'png',
-  'image/tiff': 'tiff',
-  'application/zip': 'zip',
-}
+/** Spec, Limits: 100 MB; a larger upload is a 413 (FACTS.md). */
+export const MAX_ATTACHMENT_BYTES = 100 * 1024 * 1024
 
 /** A generated stored name: a uuid with the type's extension. */
 export function storedName(ctx: TeamContext, type: string): string {
@@ -69,4 +66,118 @@ export function sampleAttachment(ctx: TeamContext, sample: SampleName, original:
   const { file, type } = SAMPLES[sample]
   const blob = BlobStore.sample(file)
   return insertAttachment(ctx, { original, type, blob, size: ctx.blobs.size(blob), av_status: 'clean' })
+}
+
+/** Laravel's mimes rule message, with the spec's list of types. */
+const TYPE_MESSAGE = `The attachment field must be a file of type: ${ACCEPTED_EXTENSIONS.join(', ')}.`
+
+/**
+ * POST /attachments: an uploaded file of an accepted type (by its content) becomes a pending
+ * attachment, its bytes moved (not copied) from the uploads folder to their stored name; its scan
+ * is scheduled. Another type is a 422 keyed attachment (the gate deletes the file).
+ */
+export function uploadAttachment(ctx: TeamContext, file: ReceivedFile): AttachmentRow {
+  const type = detectType(file.path, file.filename)
+  if (type === undefined) throw invalid({ attachment: [TYPE_MESSAGE] })
+  const name = storedName(ctx, type)
+  const blob = ctx.blobs.adopt(file.path, name)
+  const attachment = insertAttachment(ctx, { original: file.filename, type, blob, size: file.size, av_status: 'pending' }, name)
+  scheduleScan(ctx, attachment)
+  return attachment
+}
+
+/** What holds an attachment. */
+function holdersOf(team: Team, id: number) {
+  return {
+    files: team.filesByAttachment.get(id),
+    libraryDocuments: team.libraryDocuments.filter((document) => document.attachment === id),
+    recordDocuments: team.recordDocuments.filter((document) => document.attachments.includes(id)),
+    forms: team.forms.filter((form) => formAttachments(form).includes(id)),
+  }
+}
+
+/** Whether anything holds the attachment: a file, a library document, a record document or a form answer. */
+export function isAttachmentUsed(team: Team, id: number): boolean {
+  return Object.values(holdersOf(team, id)).some((holders) => holders.length > 0)
+}
+
+/** The clients whose records, forms or files hold the attachment. */
+function clientsHolding(team: Team, id: number): number[] {
+  const holders = holdersOf(team, id)
+  return [
+    ...holders.files.map((file) => file.client),
+    ...holders.forms.map((form) => form.client),
+    ...holders.recordDocuments.map((document) => team.records.get(document.record)?.client).filter((client) => client !== undefined),
+  ]
+}
+
+/**
+ * The attachment a path names: 404 {"error": "Attachment not found"} when the team has none (FACTS.md),
+ * 403 when it belongs to a client an assigned-only caller may not see.
+ */
+export function findAttachment(ctx: RequestContext, params: { id: number }): AttachmentRow {
+  const attachment = ctx.team.attachments.get(params.id)
+  if (!attachment) throw notFound('Attachment')
+  for (const id of clientsHolding(ctx.team, attachment.id)) {
+    const client = ctx.team.clients.get(id)
+    if (client && !canSee(ctx, client)) throw forbidden()
+  }
+  return attachment
+}
+
+/** Deletes an attachment with its bytes (a shared sample's stay), and its scan if still due. */
+function forget(ctx: TeamContext, attachment: AttachmentRow): void {
+  cancelScan(ctx, attachment)
+  ctx.blobs.remove(attachment.blob)
+  ctx.team.attachments.delete(attachment.id)
+}
+
+/** DELETE /attachments/{id}: only an attachment nothing holds (spec); 403 otherwise. */
+export function deleteAttachment(ctx: TeamContext, attachment: AttachmentRow): void {
+  if (isAttachmentUsed(ctx.team, attachment.id)) throw forbidden()
+  forget(ctx, attachment)
+}
+
+/** After what held them is gone (a file, a client): deletes those of the attachments nothing holds any more. */
+export function releaseAttachments(ctx: TeamContext, ids: Iterable<number>): void {
+  for (const id of ids) {
+    const attachment = ctx.team.attachments.get(id)
+    if (attachment && !isAttachmentUsed(ctx.team, id)) forget(ctx, attachment)
+  }
+}
+
+/** The generic image a redacted attachment's bytes become (fixtures/samples/redacted.png). */
+const REDACTED = { blob: BlobStore.sample('redacted.png'), type: 'image/png', extension: 'png' }
+
+const withoutExtension = (name: string) => name.replace(/\.[^.]*$/, '')
+
+/**
+ * PUT /attachments/{id}/redact (spec rule 2): only an attachment of a record document or of a
+ * form (a form answer, or a file whose source is a record document or a form), not a library
+ * document's, and only once; 422 keyed attachment otherwise. Its bytes become the generic
+ * "removed after a data deletion request" PNG, the uploaded bytes are deleted, original gets the
+ * suffix -redacted (passport.jpg -> passport-redacted.png), and its files show redacted_at.
+ */
+export function redactAttachment(ctx: TeamContext, attachment: AttachmentRow): AttachmentRow {
+  const holders = holdersOf(ctx.team, attachment.id)
+  const eligible =
+    holders.libraryDocuments.length === 0 &&
+    (holders.recordDocuments.length > 0 ||
+      holders.forms.length > 0 ||
+      holders.files.some((file) => file.source.type === 'record_document' || file.source.type === 'form' || file.source.type === 'client_form'))
+  if (!eligible) throw invalid({ attachment: ['Only attachments of record documents or form uploads can be redacted.'] })
+  if (attachment.redacted_at !== null) throw invalid({ attachment: ['The attachment has already been redacted.'] })
+  const now = ctx.clock.timestamp()
+  cancelScan(ctx, attachment)
+  ctx.blobs.remove(attachment.blob)
+  attachment.blob = REDACTED.blob
+  attachment.type = REDACTED.type
+  attachment.size = ctx.blobs.size(REDACTED.blob)
+  attachment.name = `${withoutExtension(attachment.name)}.${REDACTED.extension}`
+  attachment.original = `${withoutExtension(attachment.original)}-redacted.${REDACTED.extension}`
+  attachment.av_status = 'clean'
+  attachment.redacted_at = now
+  attachment.updated_at = now
+  for (const file of holders.files) file.updated_at = now
+  return attachment
 }

@@ -6,6 +6,7 @@ import { matchesSearch, searchWords } from '../../kernel/search.ts'
 import { sortRows, type SortAccessors } from '../../kernel/sort.ts'
 import { hasVisibility } from '../../kernel/visibility.ts'
 import { assignCreator } from '../assignees/index.ts'
+import { releaseAttachments } from '../attachments/index.ts'
 import type { Team } from '../../store/world.ts'
 import { EMPTY_ADDRESS, type AddressRow, type ClientRow, type NameRow } from './rows.ts'
 import { canDeleteClient } from './rules.ts'
@@ -145,11 +146,12 @@ export function updateClient(ctx: RequestContext, client: ClientRow, input: Clie
   return client
 }
 
+/** Everything of the client goes with it, the bytes of its attachments too (those nothing else holds). */
 export function deleteClient(ctx: RequestContext, client: ClientRow): void {
   if (!canDeleteClient(ctx, ctx.team.hasRecords(client.id))) throw forbidden()
   ctx.team.clients.delete(client.id)
   ctx.team.removeClientFromOrganisations(client.id)
-  ctx.team.removeDependentsOf(client.id)
+  releaseAttachments(ctx, ctx.team.removeDependentsOf(client.id))
   emit(ctx, 'client.deleted', { client: client.id })
 }
 
