@@ -7,6 +7,7 @@ import { toTimestamp } from '../kernel/clock.ts'
 import { NO_EXPAND } from '../kernel/expand.ts'
 import { completeRecord, type Submission } from '../lifecycle/engine.ts'
 import { JOBS } from '../lifecycle/schedule.ts'
+import { archiveClient, unarchiveClient, type ClientRow } from '../resources/clients/index.ts'
 import { presentCorrection, proposeCorrection } from '../resources/corrections/index.ts'
 import { presentRecord, recordStatus, type RecordRow } from '../resources/records/index.ts'
 import { invalid, notFound } from '../kernel/errors.ts'
@@ -39,6 +40,15 @@ function findRecord(services: Services, params: { id: number }): TeamContext & {
     if (record) return { ...services, team, record }
   }
   throw notFound('Record')
+}
+
+/** Client ids are unique across teams, like record ids. */
+function findClient(services: Services, params: { id: number }): TeamContext & { client: ClientRow } {
+  for (const team of services.store.allTeams()) {
+    const client = team.clients.get(params.id)
+    if (client) return { ...services, team, client }
+  }
+  throw notFound('Client')
 }
 
 /** Case ids are unique across teams, like record ids. */
@@ -105,6 +115,16 @@ export function controlRoutes(routes: ControlRoutes): void {
     if (!ctx.store.removeTeam(params.id)) throw notFound('Team')
   })
 
+  routes.handle('control.clients.archive', { find: findClient }, ({ found }) => {
+    const { client, ...ctx } = found
+    archiveClient(ctx, client)
+  })
+
+  routes.handle('control.clients.unarchive', { find: findClient }, ({ found }) => {
+    const { client, ...ctx } = found
+    unarchiveClient(ctx, client)
+  })
+
   routes.handle('control.organisations.archive', { find: findOrganisation }, ({ ctx, found }) =>
     archiveOrganisation({ ...ctx, team: found.team }, found.organisation),
   )
@@ -114,7 +134,11 @@ export function controlRoutes(routes: ControlRoutes): void {
     const checks = new Set(record.steps.map((step) => step.check))
     const jobs = ctx.scheduler
       .pending()
-      .filter((job) => job.team === team.id && (job.kind === JOBS.checkResult ? checks.has(job.subject) : job.subject === record.id))
+      .filter(
+        (job) =>
+          job.team === team.id &&
+          (job.kind === JOBS.checkResult ? checks.has(job.subject) : (job.kind === JOBS.reminder || job.kind === JOBS.expiry) && job.subject === record.id),
+      )
     return {
       object: 'mock_record' as const,
       record: record.id,

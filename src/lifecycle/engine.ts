@@ -6,12 +6,14 @@
 //      status follows the outcome and it gets a response.
 //   3. Every 2 days while the record has reminders and is open, a reminder is recorded.
 //   4. At expired_at, a record with steps left is finished (incomplete or empty).
-// Besides records, an upload's virus scan ends after the scan delay (--scan-delay; scans.ts).
+// Besides records, an upload's virus scan ends after the scan delay (--scan-delay; scans.ts), and
+// a client's deletion date, when the clock reaches it, publishes client.deletion_reminder_due.
 // Every change publishes record.updated, and record.finished once the record reaches an end
 // (records/events.ts); the record's status is derived from all of this (records/status.ts).
 import type { Services, TeamContext } from '../context.ts'
 import { invalidBody } from '../kernel/errors.ts'
 import type { JobRow } from '../kernel/scheduler.ts'
+import { deletionReminderDue } from '../resources/clients/index.ts'
 import { submitForm } from '../resources/forms/index.ts'
 import { completeRecordDocument } from '../resources/record-documents/index.ts'
 import { recordChanged, settleFinished } from '../resources/records/events.ts'
@@ -125,6 +127,16 @@ export function registerLifecycle(services: Services): void {
       if (record) expire(ctx, record)
     }),
   )
+  // A deletion date that came while the mock was not running (before its clock started, e.g. a
+  // seeded date between the seed's epoch and the start) is history: it is not announced late.
+  const startedAt = services.clock.now().getTime()
+  const announceDeletion = inTeam((ctx, id) => {
+    const client = ctx.team.clients.get(id)
+    if (client && client.deletion_date !== null) deletionReminderDue(ctx, client)
+  })
+  services.scheduler.on(JOBS.deletionDue, (job) => {
+    if (job.due >= startedAt) announceDeletion(job)
+  })
   services.scheduler.on(
     JOBS.scan,
     inTeam((ctx, id) => {

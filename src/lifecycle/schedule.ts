@@ -1,7 +1,10 @@
 // The jobs on the mock's clock: a record's expiry and reminders (check results are scheduled by
-// the engine when a check is submitted) and an upload's virus scan. The engine says what each job does.
+// the engine when a check is submitted), an upload's virus scan and a client's deletion date. The
+// engine says what each job does.
 import type { TeamContext } from '../context.ts'
+import type { Scheduler } from '../kernel/scheduler.ts'
 import type { AttachmentRow } from '../resources/attachments/rows.ts'
+import type { ClientRow } from '../resources/clients/rows.ts'
 import type { RecordRow } from '../resources/records/rows.ts'
 
 export const JOBS = {
@@ -9,6 +12,7 @@ export const JOBS = {
   reminder: 'record.reminder',
   expiry: 'record.expiry',
   scan: 'attachment.scan',
+  deletionDue: 'client.deletion_due',
 } as const
 
 /** Seconds of the mock's clock an upload's virus scan takes unless --scan-delay says otherwise. */
@@ -42,4 +46,39 @@ export function scheduleScan(ctx: TeamContext, attachment: AttachmentRow): void 
 /** An attachment that is deleted or redacted is never scanned. */
 export function cancelScan(ctx: TeamContext, attachment: AttachmentRow): void {
   ctx.scheduler.cancel(JOBS.scan, ctx.team.id, attachment.id)
+}
+
+/** The moment a client's deletion date falls due: the start of that day, UTC, on the mock's clock. */
+export function deletionDueAt(date: string): number {
+  return Date.parse(`${date}T00:00:00Z`)
+}
+
+/**
+ * A client's deletion_date was set, changed or removed: the job that announces it
+ * (client.deletion_reminder_due) follows it. Returns true when the date is due already (today or
+ * earlier), for the caller to announce it now; no job is planned then.
+ */
+export function scheduleDeletionReminder(ctx: TeamContext, client: ClientRow): boolean {
+  cancelDeletionReminder(ctx, client)
+  if (client.deletion_date === null) return false
+  const due = deletionDueAt(client.deletion_date)
+  if (due <= ctx.clock.now().getTime()) return true
+  ctx.scheduler.schedule(JOBS.deletionDue, ctx.team.id, client.id, new Date(due))
+  return false
+}
+
+export function cancelDeletionReminder(ctx: TeamContext, client: ClientRow): void {
+  ctx.scheduler.cancel(JOBS.deletionDue, ctx.team.id, client.id)
+}
+
+/**
+ * The seed's clients (made without a request): a job for each deletion date after `now` (the
+ * seed's epoch). Earlier dates are the seeded world's history and are never announced.
+ */
+export function scheduleSeededDeletionReminders(scheduler: Scheduler, team: number, clients: Iterable<ClientRow>, now: number): void {
+  const planned = [...clients]
+    .flatMap((client) => (client.deletion_date === null ? [] : [{ client: client.id, due: deletionDueAt(client.deletion_date) }]))
+    .filter((job) => job.due > now)
+    .sort((a, b) => a.due - b.due || a.client - b.client)
+  for (const job of planned) scheduler.schedule(JOBS.deletionDue, team, job.client, new Date(job.due))
 }

@@ -7,7 +7,9 @@
 // Everything comes from the given seeded faker and lies before `epoch`, so a seed always gives
 // the same world.
 import { Faker, en, en_GB, en_US } from '@faker-js/faker'
-import { toDate, toTimestamp } from '../kernel/clock.ts'
+import { createClock, toDate, toTimestamp } from '../kernel/clock.ts'
+import { Scheduler } from '../kernel/scheduler.ts'
+import { scheduleSeededDeletionReminders } from '../lifecycle/schedule.ts'
 import { EMPTY_ADDRESS, type AddressRow, type ClientRow, type ClientStatus, type NameRow } from '../resources/clients/rows.ts'
 import type { CreditRow } from '../resources/credits/rows.ts'
 import type { UserRow } from '../resources/me/rows.ts'
@@ -285,4 +287,7 @@ export function generateTeamData(faker: Faker, store: Store, team: Team, domain:
   // Forms after the libraries: a template's document field may name a document template.
   generateForms(seededFaker(team.id * 7_919 + 31), store, team, epoch)
   generateFiles(seededFaker(team.id * 7_919 + 8_081), store, team, epoch)
+  // The deletion dates after the epoch are announced when the mock's clock reaches them.
+  const scheduler = new Scheduler(store.data.jobs, createClock({ start: epoch, frozen: true }), () => store.nextId('job'))
+  scheduleSeededDeletionReminders(scheduler, team.id, team.clients, epoch.getTime())
 }

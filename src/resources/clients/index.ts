@@ -1,3 +1,3 @@
 export { presentAddress, presentClient, presentName } from './present.ts'
 export type { AddressRow, ClientRow, NameRow } from './rows.ts'
-export { addressFrom, findClient, getClient } from './service.ts'
+export { addressFrom, archiveClient, deletionReminderDue, findClient, getClient, unarchiveClient } from './service.ts'

@@ -1,7 +1,8 @@
-import { canSee, emit, visibleRow, type RequestContext } from '../../context.ts'
+import { canSee, emit, visibleRow, type RequestContext, type TeamContext } from '../../context.ts'
 import type { AddressReplaceJson, ClientCreateJson, ClientsListQuery, ClientUpdateJson } from '../../contracts/generated.ts'
 import { forbidden } from '../../kernel/errors.ts'
 import { seesOnlyAssigned } from '../../kernel/roles.ts'
+import { cancelDeletionReminder, scheduleDeletionReminder } from '../../lifecycle/schedule.ts'
 import { matchesSearch, searchWords } from '../../kernel/search.ts'
 import { sortRows, type SortAccessors } from '../../kernel/sort.ts'
 import { hasVisibility } from '../../kernel/visibility.ts'
@@ -110,7 +111,45 @@ export function createClient(ctx: RequestContext, input: ClientCreateJson): Clie
   }
   ctx.team.clients.insert(client)
   emit(ctx, 'client.created', { client: client.id })
+  if (client.deletion_date !== null) deletionDateChanged(ctx, client)
   return client
+}
+
+/**
+ * The client's deletion_date was set, changed or removed (FACTS.md "Webhooks"):
+ * client.deletion_reminder_updated or client.deletion_reminder_deleted, and the job that publishes
+ * client.deletion_reminder_due when the mock's clock reaches the date; a date already reached
+ * (today or earlier) is due at once.
+ */
+function deletionDateChanged(ctx: TeamContext, client: ClientRow): void {
+  const dueNow = scheduleDeletionReminder(ctx, client)
+  emit(ctx, client.deletion_date === null ? 'client.deletion_reminder_deleted' : 'client.deletion_reminder_updated', { client: client.id })
+  if (dueNow) deletionReminderDue(ctx, client)
+}
+
+/** The client's deletion date has come (the scheduler's job, or a date set in the past). */
+export function deletionReminderDue(ctx: TeamContext, client: ClientRow): void {
+  emit(ctx, 'client.deletion_reminder_due', { client: client.id })
+}
+
+/**
+ * Archiving a client (the control API: the real API has no client archive operation) stamps
+ * archived_at and updated_at and publishes client.archived; an archived client is left as it is.
+ */
+export function archiveClient(ctx: TeamContext, client: ClientRow): void {
+  if (client.archived_at !== null) return
+  const now = ctx.clock.timestamp()
+  client.archived_at = now
+  client.updated_at = now
+  emit(ctx, 'client.archived', { client: client.id })
+}
+
+/** Clears archived_at (updated_at moves) and publishes client.unarchived; a client not archived is left as it is. */
+export function unarchiveClient(ctx: TeamContext, client: ClientRow): void {
+  if (client.archived_at === null) return
+  client.archived_at = null
+  client.updated_at = ctx.clock.timestamp()
+  emit(ctx, 'client.unarchived', { client: client.id })
 }
 
 const SCALAR_FIELDS = ['email', 'landline', 'mobile', 'dob', 'reference', 'deletion_date'] as const
@@ -121,6 +160,7 @@ const SCALAR_FIELDS = ['email', 'landline', 'mobile', 'dob', 'reference', 'delet
  */
 export function updateClient(ctx: RequestContext, client: ClientRow, input: ClientUpdateJson): ClientRow {
   let changed = false
+  const deletionDate = client.deletion_date
   if (input.name) {
     for (const [part, value] of Object.entries(input.name) as Array<[keyof NameRow, string | null]>) {
       if (part in client.name && client.name[part] !== value) {
@@ -143,6 +183,7 @@ export function updateClient(ctx: RequestContext, client: ClientRow, input: Clie
     emit(ctx, 'client.updated', { client: client.id })
   }
   if (statusChanged) emit(ctx, 'client.status', { client: client.id })
+  if (client.deletion_date !== deletionDate) deletionDateChanged(ctx, client)
   return client
 }
 
@@ -150,6 +191,7 @@ export function updateClient(ctx: RequestContext, client: ClientRow, input: Clie
 export function deleteClient(ctx: RequestContext, client: ClientRow): void {
   if (!canDeleteClient(ctx, ctx.team.hasRecords(client.id))) throw forbidden()
   ctx.team.clients.delete(client.id)
+  cancelDeletionReminder(ctx, client)
   ctx.team.removeClientFromOrganisations(client.id)
   releaseAttachments(ctx, ctx.team.removeDependentsOf(client.id))
   emit(ctx, 'client.deleted', { client: client.id })
