@@ -11,7 +11,7 @@
 //   - 10 payloads in a row that exhausted their attempts disable the webhook; a success resets the
 //     tally. A disabled or deleted webhook gets nothing more: its queue and retries are dropped.
 //   - The log keeps the last attempt's request and response for 90 days of the mock's clock.
-import { sign } from '../../lib/webhooks.js'
+import { sign } from './verify.js'
 import type { Services, WebhookDispatch } from '../context.ts'
 import type { DomainEvent } from '../kernel/events.ts'
 import type { JobRow } from '../kernel/scheduler.ts'
@@ -121,15 +121,18 @@ export function createWebhookDelivery(services: Omit<Services, 'webhooks'>, opti
       queued--
       lane.current = attempt.delivery
       inFlight++
-      void run(attempt).finally(() => {
-        options.onChange?.()
-        inFlight--
-        lane.current = undefined
-        if (lane.queue.length === 0) lanes.delete(lane.webhook)
-        else markReady(lane)
-        pump()
-        settledIfIdle()
-      })
+      // An attempt never fails the process: a bug in one is reported, and the queue goes on.
+      void run(attempt)
+        .catch((error: unknown) => console.error(error))
+        .finally(() => {
+          options.onChange?.()
+          inFlight--
+          lane.current = undefined
+          if (lane.queue.length === 0) lanes.delete(lane.webhook)
+          else markReady(lane)
+          pump()
+          settledIfIdle()
+        })
     }
   }
 

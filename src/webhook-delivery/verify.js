@@ -1,5 +1,6 @@
-// ivs-mock/webhooks: what a receiver needs to trust a delivery. Plain JavaScript (no build step),
-// importable as `import { verifySignature } from 'ivs-mock/webhooks'`; the mock signs with sign().
+// ivs-mock/webhooks (package.json "exports"): what a receiver needs to trust a delivery. Plain
+// JavaScript with verify.d.ts beside it, so it is importable without a build step as
+// `import { verifySignature } from 'ivs-mock/webhooks'`; the engine signs with the same sign().
 import { createHmac, timingSafeEqual } from 'node:crypto'
 
 /**

@@ -1,4 +1,4 @@
-// Types of lib/webhooks.js (ivs-mock/webhooks); keep the two in step.
+// Types of verify.js (ivs-mock/webhooks, package.json "exports"); keep the two in step.
 
 /** The X-SVC-Signature of a delivery body: base64 of HMAC-SHA256 over the raw body, keyed with the webhook's secret. */
 export declare function sign(rawBody: string | Uint8Array, secret: string): string
