@@ -8,7 +8,7 @@ export default tseslint.config(
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {
-      parserOptions: { projectService: { allowDefaultProject: ['eslint.config.js', 'bin/*.js'] }, tsconfigRootDir: import.meta.dirname },
+      parserOptions: { projectService: { allowDefaultProject: ['eslint.config.js', 'bin/*.js', 'src/webhook-delivery/verify.js'] }, tsconfigRootDir: import.meta.dirname },
     },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
@@ -22,8 +22,8 @@ export default tseslint.config(
     },
   },
   {
-    // The launcher is plain JavaScript that Node runs as it is, with Node's globals.
-    files: ['bin/*.js'],
+    // The launcher and the receiver helper (ivs-mock/webhooks) are plain JavaScript that Node runs as it is, with Node's globals.
+    files: ['bin/*.js', 'src/webhook-delivery/verify.js'],
     languageOptions: { globals: globals.node },
   },
   {

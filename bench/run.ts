@@ -2,6 +2,8 @@
 // autocannon. Prints throughput and latency as ratios to the bare handler, start-up times and memory.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -25,6 +27,38 @@ function countOfClients(value: string): number {
   if (!Number.isInteger(parsed) || parsed < 0 || parsed > 100_000) throw new InvalidArgumentError('expected a whole number from 0 to 100000.')
   return parsed
 }
+
+/** A webhook receiver that never answers: each delivery attempt waits for its 5-second timeout. */
+async function hangingReceiver(): Promise<{ url: string; close: () => void; requests: () => number }> {
+  let requests = 0
+  const server = createServer(() => {
+    requests++
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `http://127.0.0.1:${port}/hooks`,
+    requests: () => requests,
+    close: () => {
+      server.closeAllConnections()
+      server.close()
+    },
+  }
+}
+
+/** A fresh team through the control API, optionally with a webhook on every event; its owner's headers for POST /clients. */
+async function teamForWrites(origin: string, name: string, webhookUrl?: string): Promise<Record<string, string>> {
+  const res = await fetch(`${origin}/_mock/teams`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ name }) })
+  if (res.status !== 201) throw new Error(`POST /_mock/teams answered ${res.status}: ${await res.text()}`)
+  const headers = { Authorization: `Bearer ${((await res.json()) as { tokens: { owner: string } }).tokens.owner}`, 'Content-Type': 'application/json' }
+  if (webhookUrl) {
+    const hook = await fetch(`${origin}/api/v2/webhooks`, { method: 'POST', headers, body: JSON.stringify({ url: webhookUrl, events: ['*'] }) })
+    if (hook.status !== 201) throw new Error(`POST /webhooks answered ${hook.status}: ${await hook.text()}`)
+  }
+  return headers
+}
+
+const NEW_CLIENT = JSON.stringify({ name: { first_name: 'Bench', last_name: 'Client' }, email: 'bench@example.com' })
 
 /**
  * A team of `clients` generated clients, made through the control API as a CI job would, and a
@@ -110,10 +144,13 @@ interface Target {
   name: string
   url: string
   headers: Record<string, string>
+  method?: 'GET' | 'POST'
+  body?: string
 }
 
 async function measure(target: Target, round: number): Promise<Measurement> {
-  const run = (duration: number) => autocannon({ url: target.url, headers: target.headers, connections: options.connections, duration })
+  const run = (duration: number) =>
+    autocannon({ url: target.url, headers: target.headers, method: target.method ?? 'GET', body: target.body, connections: options.connections, duration })
   process.stdout.write(`  round ${round}/${options.rounds} ${target.name}: warm-up ${options.warmup} s, measuring ${options.duration} s ... `)
   await run(options.warmup)
   const result = await run(options.duration)
@@ -179,6 +216,7 @@ async function main(): Promise<void> {
   // The rate limit is lifted so the load measures the mock, not its 429s.
   const mockCommand = [bin, 'serve', '--port', '0', '--rate-limit', '1000000000']
   const children: ChildProcess[] = []
+  const cleanups: Array<() => void> = []
   try {
     console.log('start-up:')
     const startup = await measureStartups(mockCommand, [bareBundle])
@@ -211,6 +249,12 @@ async function main(): Promise<void> {
     const rssWithLargeTeam = rssMegabytes(mock.child.pid)
     if (large) console.log(`large team: ${options.largeTeam} clients made by POST /_mock/teams in ${large.seconds.toFixed(1)} s`)
 
+    // Writes that publish an event (client.created), without a webhook and with one whose receiver never answers.
+    const hanging = await hangingReceiver()
+    cleanups.push(hanging.close)
+    const quiet = await teamForWrites(mock.origin, 'Bench writes without webhooks')
+    const subscribed = await teamForWrites(mock.origin, 'Bench writes with a hanging webhook', hanging.url)
+
     console.log('running:')
     const [baseline, ...targets] = (await measureAll([
       { name: 'bare Hono handler (fixed JSON)', url: `${bare.origin}/`, headers: {} },
@@ -218,6 +262,8 @@ async function main(): Promise<void> {
       { name: 'GET /clients?limit=25', url: `${mock.origin}/api/v2/clients?limit=25`, headers },
       { name: 'GET /records/{id}', url: `${mock.origin}/api/v2/records/${record.id}`, headers },
       { name: 'GET /records?limit=25', url: `${mock.origin}/api/v2/records?limit=25`, headers },
+      { name: 'POST /clients, no webhook', url: `${mock.origin}/api/v2/clients`, headers: quiet, method: 'POST', body: NEW_CLIENT },
+      { name: 'POST /clients, hanging webhook', url: `${mock.origin}/api/v2/clients`, headers: subscribed, method: 'POST', body: NEW_CLIENT },
       ...(large
         ? [{ name: `GET /clients/{id}, ${options.largeTeam} clients`, url: `${mock.origin}/api/v2/clients/${large.clientId}`, headers: large.headers }]
         : []),
@@ -249,8 +295,13 @@ async function main(): Promise<void> {
         `goal: GET /clients/{id} as fast with ${options.largeTeam} clients as with 50 (within 10%): ${same >= 0.9 ? 'met' : 'NOT met'} (${same.toFixed(2)}x)`,
       )
     }
+    const [quietWrites, hangingWrites] = targets.filter((m) => m.name.startsWith('POST /clients')) as [Measurement, Measurement]
+    console.log(
+      `webhooks: POST /clients with a receiver that never answers subscribed to *: p50 ${hangingWrites.p50} ms, p99 ${hangingWrites.p99} ms, ${hangingWrites.requestsPerSecond.toFixed(0)} req/s (without: p50 ${quietWrites.p50} ms, p99 ${quietWrites.p99} ms, ${quietWrites.requestsPerSecond.toFixed(0)} req/s); the receiver got ${hanging.requests()} attempts (one at a time, 5 s each)`,
+    )
     console.log(startupGoal)
   } finally {
+    for (const cleanup of cleanups) cleanup()
     await Promise.all(children.map(stop))
     rmSync(bareDir, { recursive: true, force: true })
   }

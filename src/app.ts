@@ -39,6 +39,7 @@ import { teamsRoutes } from './resources/teams/routes.ts'
 import { templatesRoutes } from './resources/templates/routes.ts'
 import { formTemplatesRoutes } from './resources/form-templates/routes.ts'
 import { formsRoutes } from './resources/forms/routes.ts'
+import { webhooksRoutes } from './resources/webhooks/routes.ts'
 
 export const API_BASE = SURFACES.api.base
 export const CONTROL_BASE = SURFACES.control.base
@@ -79,6 +80,7 @@ const RESOURCE_ROUTES = [
   formsRoutes,
   attachmentsRoutes,
   filesRoutes,
+  webhooksRoutes,
 ]
 
 const READ_ONLY_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
@@ -96,6 +98,7 @@ export function createApp(options: AppOptions): Hono<KernelEnv<RequestContext>> 
     scheduler: options.scheduler,
     blobs: options.blobs,
     behaviour: options.behaviour,
+    webhooks: options.webhooks,
   }
   const routes = new Routes<RequestContext>(contracts, {
     base: API_BASE,

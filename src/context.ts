@@ -10,6 +10,7 @@ import { ownsTeam, seesOnlyAssigned } from './kernel/roles.ts'
 import type { BlobStore } from './store/blobs.ts'
 import type { Table } from './store/table.ts'
 import type { Identity, Store, Team } from './store/world.ts'
+import type { WebhookRow } from './resources/webhooks/rows.ts'
 
 export interface Behaviour {
   /** Days until a new record expires when its create request names no expiry. */
@@ -18,6 +19,22 @@ export interface Behaviour {
   checkDelaySeconds: number
   /** Seconds an upload's virus scan takes (default: DEFAULT_SCAN_DELAY_SECONDS of lifecycle/schedule.ts). */
   scanDelaySeconds?: number
+}
+
+/** What the webhooks resource asks of the delivery engine (src/webhook-delivery/), and what tests wait on. */
+export interface WebhookDispatch {
+  /** The API's absolute base URL for the links in delivery bodies, e.g. http://127.0.0.1:4010/api/v2 (main.ts sets it once listening). */
+  apiBase: string
+  /** Delivers a ping to the webhook (created enabled, or re-enabled). */
+  ping(team: Team, webhook: WebhookRow): void
+  /** Sends the webhook nothing more: its queued attempts and waiting retries are dropped (disabled or deleted). */
+  stop(team: Team, webhook: WebhookRow): void
+  /** Queues again the attempts a stopped mock left queued or in flight (main.ts, on start with --data). */
+  resume(): void
+  /** Resolves once no attempt is queued or in flight (retries waiting on the clock do not count). */
+  idle(): Promise<void>
+  /** Whether an attempt is queued or in flight. */
+  readonly busy: boolean
 }
 
 export interface Services {
@@ -30,6 +47,8 @@ export interface Services {
   /** Attachments' bytes. */
   blobs: BlobStore
   behaviour: Behaviour
+  /** Webhook delivery: subscribes to events and POSTs them to the team's webhooks. */
+  webhooks: WebhookDispatch
 }
 
 export type RequestContext = Identity & Services

@@ -57,6 +57,7 @@ async function serve(config: ServeConfig): Promise<void> {
   const { store } = world
   // Mixing in how many ids were handed out keeps new uuids fresh after a restart with --data.
   const issued = Object.values(store.data.sequences).reduce((sum, n) => sum + (n ?? 0), 0)
+  let deliveriesChanged = false
   const services = createServices({
     store,
     clock,
@@ -64,9 +65,12 @@ async function serve(config: ServeConfig): Promise<void> {
     events: createEventBus(),
     blobs: new BlobStore({ dir: config.data === undefined ? undefined : uploadsBeside(config.data), samplesDir }),
     behaviour: { recordExpiryDays: config.recordExpiryDays, checkDelaySeconds: config.checkDelay, scanDelaySeconds: config.scanDelay },
+    // Delivery attempts settle outside requests: the tick saves what they changed.
+    webhooks: { onChange: () => (deliveriesChanged = true) },
   })
   // What fell due while the mock was not running (or since the seed's epoch) happens now.
   services.scheduler.runDue()
+  services.webhooks.resume()
   const app = createApp({
     ...services,
     contracts,
@@ -78,6 +82,8 @@ async function serve(config: ServeConfig): Promise<void> {
 
   const server = listen({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
     const origin = `http://${displayHost(config.host)}:${info.port}`
+    // Links in webhook deliveries point where the API answers.
+    services.webhooks.apiBase = `${origin}${API_BASE}`
     const firstToken = fixture.tokens.find((token) => store.resolveToken(token.token, clock.timestamp))?.token ?? '<token>'
     const state = config.data ? `${config.data} (${world.origin})` : 'in memory'
     const lines = [
@@ -103,7 +109,9 @@ async function serve(config: ServeConfig): Promise<void> {
   // The clock ticks with real time: what falls due (check results, expiry) happens within a second
   // even when nobody calls. This timer only looks at the clock; the work is the scheduler's jobs.
   const tick = setInterval(() => {
-    if (services.scheduler.runDue() > 0 && config.data) void world.save()
+    const ran = services.scheduler.runDue()
+    if ((ran > 0 || deliveriesChanged) && config.data) void world.save()
+    deliveriesChanged = false
   }, 1000)
   tick.unref()
   const stop = (signal: string) => {

@@ -18,6 +18,7 @@ import { archiveOrganisation, unarchiveOrganisation, type OrganisationRow } from
 import { SDK_TOKEN_ALG, SDK_TOKEN_AUDIENCE, SDK_TOKEN_ISSUER, SDK_TOKEN_LIFETIME_SECONDS, sdkTokenKey } from '../resources/sdk-token/index.ts'
 import { presentMember, presentTeam } from '../resources/team/index.ts'
 import { addTeam } from '../seed/index.ts'
+import { advanceSettling } from '../webhook-delivery/index.ts'
 import type { Team } from '../store/world.ts'
 
 export type ControlRoutes = Routes<Services>
@@ -180,7 +181,8 @@ export function controlRoutes(routes: ControlRoutes): void {
 
   routes.handle('control.clock.get', ({ ctx }) => presentClock(ctx, 0))
 
-  routes.handle('control.clock.advance', ({ ctx, body }) => presentClock(ctx, ctx.scheduler.advance(body.seconds * 1000)))
+  // Webhook attempts settle at each moment on the way, so one advance walks a whole retry schedule.
+  routes.handle('control.clock.advance', async ({ ctx, body }) => presentClock(ctx, await advanceSettling(ctx, body.seconds * 1000)))
 
   routes.handle('control.sdkToken.key', ({ ctx }) => ({
     object: 'mock_sdk_token_key' as const,

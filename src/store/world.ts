@@ -15,10 +15,11 @@ import type { ClientDocumentRow, FileRow } from '../resources/files/rows.ts'
 import type { FormTemplateRow } from '../resources/form-templates/rows.ts'
 import type { FormRow } from '../resources/forms/rows.ts'
 import type { MemberRow, TeamRow } from '../resources/team/rows.ts'
+import type { WebhookDeliveryRow, WebhookRow } from '../resources/webhooks/rows.ts'
 import { Table, type GroupIndex, type UniqueIndex } from './table.ts'
 
 /** Bumped when the stored shape changes, so an old --data file is refused with a clear message. */
-export const WORLD_FORMAT = 5
+export const WORLD_FORMAT = 6
 
 /** One team's persisted state. */
 export interface TeamState {
@@ -43,11 +44,13 @@ export interface TeamState {
   document_templates: DocumentTemplateRow[]
   form_templates: FormTemplateRow[]
   forms: FormRow[]
+  webhooks: WebhookRow[]
+  webhook_deliveries: WebhookDeliveryRow[]
 }
 
 /** A team with nothing in it yet. */
 export function newTeamState(team: TeamRow): TeamState {
-  return { team, members: [], clients: [], organisations: [], credits: [], records: [], checks: [], step_reviews: [], record_documents: [], corrections: [], record_templates: [], cases: [], case_reviews: [], attachments: [], files: [], client_documents: [], library_documents: [], email_templates: [], document_templates: [], form_templates: [], forms: [] }
+  return { team, members: [], clients: [], organisations: [], credits: [], records: [], checks: [], step_reviews: [], record_documents: [], corrections: [], record_templates: [], cases: [], case_reviews: [], attachments: [], files: [], client_documents: [], library_documents: [], email_templates: [], document_templates: [], form_templates: [], forms: [], webhooks: [], webhook_deliveries: [] }
 }
 
 /** A team's state with its indexes. Change it only through its tables and methods. */
@@ -82,6 +85,9 @@ export class Team {
   readonly forms: Table<FormRow>
   readonly formsByClient: GroupIndex<number, FormRow>
   readonly formsByReference: UniqueIndex<string, FormRow>
+  readonly webhooks: Table<WebhookRow>
+  readonly webhookDeliveries: Table<WebhookDeliveryRow>
+  readonly deliveriesByWebhook: GroupIndex<number, WebhookDeliveryRow>
   private readonly membersByUser = new Map<number, MemberRow>()
 
   constructor(readonly state: TeamState) {
@@ -115,6 +121,9 @@ export class Team {
     this.forms = new Table(state.forms)
     this.formsByClient = this.forms.groupBy((form) => form.client)
     this.formsByReference = this.forms.uniqueBy((form) => form.reference)
+    this.webhooks = new Table(state.webhooks)
+    this.webhookDeliveries = new Table(state.webhook_deliveries)
+    this.deliveriesByWebhook = this.webhookDeliveries.groupBy((delivery) => delivery.webhook)
     for (const member of state.members) this.membersByUser.set(member.user, member)
   }
 
@@ -235,6 +244,8 @@ export type SequenceName =
   | 'document_template'
   | 'form_template'
   | 'form'
+  | 'webhook'
+  | 'webhook_delivery'
 
 export interface WorldData {
   format: typeof WORLD_FORMAT

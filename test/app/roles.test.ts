@@ -147,7 +147,16 @@ const REQUESTS: Record<string, { status: number; path: (w: World) => string; bod
   'clients.files.create': { status: 201, path: (w) => `/clients/${w.client}/files`, body: (w) => ({ attachment: unassignedAttachment(w) }) },
   'clients.files.delete': { status: 204, path: (w) => `/clients/${w.client}/files/${clientFile(w)}` },
   'clients.files.download': { status: 200, path: (w) => `/clients/${w.client}/files/${clientFile(w)}/download` },
+  'webhooks.list': { status: 200, path: () => '/webhooks' },
+  'webhooks.create': { status: 201, path: () => '/webhooks', body: () => ({ url: 'http://127.0.0.1:9/hooks', events: ['client.*'], is_enabled: false }) },
+  'webhooks.get': { status: 200, path: (w) => `/webhooks/${webhookOf(w)}` },
+  'webhooks.update': { status: 200, path: (w) => `/webhooks/${webhookOf(w)}`, body: () => ({ events: ['*'] }) },
+  'webhooks.delete': { status: 204, path: (w) => `/webhooks/${webhookOf(w)}` },
+  'webhooks.deliveries.list': { status: 200, path: (w) => `/webhooks/${webhookOf(w)}/deliveries` },
 }
+
+/** The team's webhook (world() gives it a disabled one, so nothing is sent). */
+const webhookOf = (w: World) => w.team.team.webhooks.all()[0]?.id ?? UNKNOWN
 
 /** The reference of the team's first (seeded) form template. */
 const formTemplateOf = (w: World) => w.team.team.formTemplates.all()[0]?.reference
@@ -210,6 +219,8 @@ async function world(assigned: Role[] = [], withRecord = false): Promise<World> 
   giveForm(mock, team.team, client.body.id)
   sampleAttachment(mock.teamContext(team.team), 'privacyNotice', UNASSIGNED)
   giveFile(mock, team.team, client.body.id, { sample: 'proofOfAddress', name: 'Proof of address' })
+  const webhook = await api.post('/webhooks', { url: 'http://127.0.0.1:9/hooks', events: ['client.*'], is_enabled: false })
+  expect(webhook.status, webhook.text).toBe(201)
   const w = {
     mock,
     team,
@@ -419,7 +430,8 @@ describe('assigned-only members (FACTS.md "Roles")', () => {
     expect(res.body).toEqual(notFoundOf(id))
   })
 
-  it.each(SERVED.map((op) => op.id).filter((id) => id !== 'team.update' && id !== 'credits.list').map((id) => [id] as const))(
+  // Webhooks receive the whole team's events, so assigned-only members get 403 on them (test/resources/webhooks.test.ts).
+  it.each(SERVED.map((op) => op.id).filter((id) => id !== 'team.update' && id !== 'credits.list' && !id.startsWith('webhooks.')).map((id) => [id] as const))(
     'may use %s on what they are assigned to, with the answer the owner gets',
     async (id) => {
       // The owner's answer to the same request on an identical world (fresh mocks are deterministic).

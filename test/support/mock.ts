@@ -6,6 +6,7 @@ import { createEventBus, type DomainEvent } from '../../src/kernel/events.ts'
 import { createRandom } from '../../src/kernel/random.ts'
 import type { Scheduler } from '../../src/kernel/scheduler.ts'
 import { createServices } from '../../src/services.ts'
+import type { DeliveryOptions } from '../../src/webhook-delivery/index.ts'
 import { addTeam, seedWorld, type NewTeamOptions } from '../../src/seed/index.ts'
 import { Store, type Team, type WorldData } from '../../src/store/world.ts'
 import type { Role } from '../../src/kernel/roles.ts'
@@ -28,6 +29,8 @@ export interface MockOptions {
   rateLimit?: number
   rateLimitWindowSeconds?: number
   now?: Date
+  /** Webhook delivery settings: the data of each event, a shorter attempt timeout. */
+  webhooks?: Partial<DeliveryOptions>
 }
 
 export interface TestMock {
@@ -59,7 +62,7 @@ export function createTestMock(options: MockOptions = {}): TestMock {
   const events: DomainEvent[] = []
   bus.subscribe((event) => events.push(event))
   const random = createRandom(42)
-  const services = createServices({ store, clock, random, events: bus, behaviour: { recordExpiryDays: 30, checkDelaySeconds: 60 } })
+  const services = createServices({ store, clock, random, events: bus, behaviour: { recordExpiryDays: 30, checkDelaySeconds: 60 }, webhooks: { apiBase: 'http://localhost/api/v2', ...options.webhooks } })
   // What fell due between the seed's epoch and now (reminders of open seeded records) happens before
   // the test sees the world, so a test's first request changes nothing on its own.
   services.scheduler.runDue()

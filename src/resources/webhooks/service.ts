@@ -1,0 +1,107 @@
+import type { RequestContext, Services } from '../../context.ts'
+import type { WebhookCreateJson, WebhooksListQuery, WebhookUpdateJson } from '../../contracts/generated.ts'
+import { forbidden, notFound } from '../../kernel/errors.ts'
+import { seesOnlyAssigned } from '../../kernel/roles.ts'
+import type { Team } from '../../store/world.ts'
+import type { WebhookDeliveryRow, WebhookRow } from './rows.ts'
+
+/** How long the delivery log keeps a delivery, on the mock's clock (FACTS.md). */
+export const DELIVERY_RETENTION_MS = 90 * 24 * 60 * 60 * 1000
+
+/**
+ * Who manages webhooks (the spec does not say): everyone who sees the whole team, because a
+ * webhook receives every event of the team. Read-only members read them (the gate refuses their
+ * writes); assigned-only members get 403 on every webhook operation.
+ */
+export function mayManageWebhooks(ctx: RequestContext): boolean {
+  return !seesOnlyAssigned(ctx.member.role)
+}
+
+/** For the operations without a path id: the role check alone. */
+export const authorizeWebhooks = (ctx: RequestContext): boolean => mayManageWebhooks(ctx)
+
+/** The webhook a path names: 403 for an assigned-only member, then 404 Webhook not found (another team's included). */
+export function findWebhook(ctx: RequestContext, params: { id: number }): WebhookRow {
+  if (!mayManageWebhooks(ctx)) throw forbidden()
+  const webhook = ctx.team.webhooks.get(params.id)
+  if (!webhook) throw notFound('Webhook')
+  return webhook
+}
+
+/** GET /webhooks: oldest first; enabled filters on is_enabled. */
+export function listWebhooks(ctx: RequestContext, query: WebhooksListQuery): readonly WebhookRow[] {
+  const { enabled } = query
+  return enabled === undefined ? ctx.team.webhooks.all() : ctx.team.webhooks.filter((webhook) => webhook.is_enabled === enabled)
+}
+
+/** The service makes the secret: 64 lowercase hexadecimal characters (spec). A webhook created enabled gets a ping. */
+export function createWebhook(ctx: RequestContext, input: WebhookCreateJson): WebhookRow {
+  const now = ctx.clock.timestamp()
+  const webhook: WebhookRow = {
+    id: ctx.store.nextId('webhook'),
+    uuid: ctx.random.uuid(),
+    url: input.url,
+    secret: ctx.random.hex(64),
+    events: [...input.events],
+    is_enabled: input.is_enabled ?? true,
+    failures: 0,
+    created_at: now,
+    updated_at: now,
+  }
+  ctx.team.webhooks.insert(webhook)
+  ctx.webhooks.ping(ctx.team, webhook)
+  return webhook
+}
+
+/**
+ * PATCH: what the body names changes. is_enabled true re-enables a disabled webhook, resets its
+ * failure tally and sends it a ping (FACTS.md); is_enabled false stops its deliveries.
+ */
+export function updateWebhook(ctx: RequestContext, webhook: WebhookRow, input: WebhookUpdateJson): WebhookRow {
+  const wasEnabled = webhook.is_enabled
+  let changed = false
+  if (input.url !== undefined && input.url !== webhook.url) {
+    webhook.url = input.url
+    changed = true
+  }
+  if (input.events !== undefined && JSON.stringify(input.events) !== JSON.stringify(webhook.events)) {
+    webhook.events = [...input.events]
+    changed = true
+  }
+  if (input.is_enabled !== undefined) {
+    if (input.is_enabled) webhook.failures = 0
+    if (input.is_enabled !== wasEnabled) {
+      webhook.is_enabled = input.is_enabled
+      changed = true
+    }
+  }
+  if (changed) webhook.updated_at = ctx.clock.timestamp()
+  if (wasEnabled && !webhook.is_enabled) ctx.webhooks.stop(ctx.team, webhook)
+  if (!wasEnabled && webhook.is_enabled) ctx.webhooks.ping(ctx.team, webhook)
+  return webhook
+}
+
+/** Deletes the webhook and its delivery log; nothing more is sent to it. */
+export function deleteWebhook(ctx: RequestContext, webhook: WebhookRow): void {
+  ctx.webhooks.stop(ctx.team, webhook)
+  for (const delivery of [...ctx.team.deliveriesByWebhook.get(webhook.id)]) ctx.team.webhookDeliveries.delete(delivery.id)
+  ctx.team.webhooks.delete(webhook.id)
+}
+
+/** Drops a webhook's deliveries older than 90 days of the mock's clock (its group is oldest first). */
+export function pruneDeliveries(services: Pick<Services, 'clock'>, team: Team, webhook: number): void {
+  const cutoff = services.clock.now().getTime() - DELIVERY_RETENTION_MS
+  for (const delivery of [...team.deliveriesByWebhook.get(webhook)]) {
+    if (Date.parse(delivery.created_at) >= cutoff) break
+    team.webhookDeliveries.delete(delivery.id)
+  }
+}
+
+/** GET /webhooks/{id}/deliveries: those with at least one settled attempt, of the last 90 days, newest first. */
+export function listDeliveries(ctx: RequestContext, webhook: WebhookRow): WebhookDeliveryRow[] {
+  pruneDeliveries(ctx, ctx.team, webhook.id)
+  return ctx.team.deliveriesByWebhook
+    .get(webhook.id)
+    .filter((delivery) => delivery.attempts > 0)
+    .reverse()
+}

@@ -1,0 +1,355 @@
+// Webhook delivery to real receivers on 127.0.0.1 (FACTS.md "Webhooks"): the body and headers, the
+// signature checked independently, the log, the retry schedule and disabling on a controlled
+// clock, a receiver that never answers, and the order of events. Every wait is bounded.
+import { createHmac } from 'node:crypto'
+import { afterEach, describe, expect, it } from 'vitest'
+import { verifySignature } from 'ivs-mock/webhooks'
+import { RETRY_JOB } from '../../src/webhook-delivery/index.ts'
+import type { ApiClient } from '../support/api.ts'
+import { NOW, TEST_NOW, type TestMock } from '../support/mock.ts'
+import { startReceiver, waitUntil, type Answer, type Received, type Receiver } from '../support/receiver.ts'
+import { createClient } from '../support/requests.ts'
+import { API_BASE_URL, webhookMock } from '../support/webhooks.ts'
+import { toTimestamp } from '../../src/kernel/clock.ts'
+
+let receivers: Receiver[] = []
+afterEach(async () => {
+  await Promise.all(receivers.map((receiver) => receiver.close()))
+  receivers = []
+})
+
+async function receiver(answer?: (index: number, received: Received) => Answer): Promise<Receiver> {
+  const started = await startReceiver(answer)
+  receivers.push(started)
+  return started
+}
+
+/** The wire timestamp `seconds` after TEST_NOW. */
+const after = (seconds: number) => toTimestamp(new Date(TEST_NOW.getTime() + seconds * 1000))
+
+async function subscribe(api: ApiClient, url: string, events: string[] = ['*']) {
+  const res = await api.post('/webhooks', { url, events })
+  expect(res.status, res.text).toBe(201)
+  return res.body as { id: number; secret: string }
+}
+
+async function advance(mock: TestMock, seconds: number) {
+  const res = await mock.control.post('/clock/advance', { seconds })
+  expect(res.status, res.text).toBe(200)
+}
+
+async function deliveries(api: ApiClient, webhook: number) {
+  const res = await api.get(`/webhooks/${webhook}/deliveries`, { limit: 100 })
+  expect(res.status, res.text).toBe(200)
+  return res.body.data as any[]
+}
+
+const attemptHeader = (request: Received) => request.headers['x-svc-delivery-attempt']
+
+describe('a delivery', () => {
+  it('POSTs {uuid, event, sent_at, data} with the headers, signed with the secret', async () => {
+    const mock = webhookMock()
+    const api = mock.newTeam().api()
+    const hooks = await receiver()
+    const webhook = await subscribe(api, hooks.url, ['client.*'])
+    const client = await createClient(api)
+    await mock.services.webhooks.idle()
+    const [ping, created] = await hooks.waitFor(2)
+    expect(hooks.received).toHaveLength(2)
+    for (const request of [ping, created] as Received[]) {
+      expect(request.method).toBe('POST')
+      expect(request.path).toBe('/hooks')
+      expect(request.headers['content-type']).toBe('application/json')
+      expect(request.headers['user-agent']).toBe(`IVS-Mock-Webhooks/1.0 (webhook ${webhook.id})`)
+      expect(attemptHeader(request)).toBe('1')
+      expect(request.headers['x-svc-delivery-id']).toBe(request.body.uuid)
+      // Independently of the mock: base64 HMAC-SHA256 of the raw bytes, keyed with the secret.
+      expect(request.headers['x-svc-signature']).toBe(createHmac('sha256', webhook.secret).update(request.raw).digest('base64'))
+      expect(verifySignature(request.raw, request.headers['x-svc-signature'], webhook.secret)).toBe(true)
+      expect(Object.keys(request.body)).toEqual(['uuid', 'event', 'sent_at', 'data'])
+    }
+    expect(ping?.body).toEqual({ uuid: expect.stringMatching(/^[0-9a-f-]{36}$/), event: 'ping', sent_at: NOW, data: ['ping'] })
+    expect(created?.body).toEqual({
+      uuid: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      event: 'client.created',
+      sent_at: NOW,
+      data: { client: { id: client.id, show: `${API_BASE_URL}/clients/${client.id}` } },
+    })
+    expect(created?.body.uuid).not.toBe(ping?.body.uuid)
+  })
+
+  it('is logged with the request sent and the response parsed, the newest first', async () => {
+    const mock = webhookMock()
+    const api = mock.newTeam().api()
+    const hooks = await receiver((index) => (index === 0 ? { status: 204 } : { status: 200, body: '{"received":true}', headers: { 'Content-Type': 'application/json', 'X-Receiver': 'test' } }))
+    const webhook = await subscribe(api, hooks.url, ['client.created'])
+    await createClient(api)
+    await mock.services.webhooks.idle()
+    const [ping, created] = hooks.received as [Received, Received]
+    const log = await deliveries(api, webhook.id)
+    const logged = (request: Received) => ({
+      url: hooks.url,
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/json',
+        'User-Agent': request.headers['user-agent'],
+        'X-SVC-Signature': request.headers['x-svc-signature'],
+        'X-SVC-Delivery-Id': request.body.uuid,
+        'X-SVC-Delivery-Attempt': '1',
+      },
+      body: request.body,
+    })
+    expect(log).toEqual([
+      {
+        object: 'webhook_delivery',
+        id: expect.any(Number),
+        uuid: created.body.uuid,
+        event: 'client.created',
+        attempts: 1,
+        request: logged(created),
+        response: { status_code: '200', headers: expect.objectContaining({ 'content-type': 'application/json', 'x-receiver': 'test' }), body: { received: true } },
+        last_sent_at: NOW,
+      },
+      {
+        object: 'webhook_delivery',
+        id: expect.any(Number),
+        uuid: ping.body.uuid,
+        event: 'ping',
+        attempts: 1,
+        request: logged(ping),
+        // FACTS.md "Wire details": an empty 204 is logged with body {}.
+        response: { status_code: '204', headers: expect.any(Object), body: {} },
+        last_sent_at: NOW,
+      },
+    ])
+    expect(log[0].id).toBeGreaterThan(log[1].id)
+  })
+
+  it('logs a text answer as it came, and a refused connection as response null', async () => {
+    const mock = webhookMock()
+    const api = mock.newTeam().api()
+    const hooks = await receiver(() => ({ status: 200, body: 'thanks' }))
+    const webhook = await subscribe(api, hooks.url)
+    await mock.services.webhooks.idle()
+    expect((await deliveries(api, webhook.id))[0].response.body).toBe('thanks')
+    await hooks.close()
+    await createClient(api)
+    await mock.services.webhooks.idle()
+    const [refused] = await deliveries(api, webhook.id)
+    expect(refused).toMatchObject({ event: 'client.created', attempts: 1, response: null, last_sent_at: NOW })
+  })
+
+  it('reaches only subscriptions whose events match (*, category.*, exact), enabled, of the event\'s team', async () => {
+    const mock = webhookMock()
+    const team = mock.newTeam()
+    const api = team.api()
+    const [all, clients, created, updated, records, disabled, theirs] = await Promise.all(Array.from({ length: 7 }, () => receiver()))
+    await subscribe(api, (all as Receiver).url, ['*'])
+    await subscribe(api, (clients as Receiver).url, ['client.*'])
+    await subscribe(api, (created as Receiver).url, ['client.created'])
+    await subscribe(api, (updated as Receiver).url, ['client.updated'])
+    await subscribe(api, (records as Receiver).url, ['record.*'])
+    expect((await api.post('/webhooks', { url: (disabled as Receiver).url, events: ['*'], is_enabled: false })).status).toBe(201)
+    await subscribe(mock.newTeam().api(), (theirs as Receiver).url, ['*'])
+    await createClient(api)
+    await mock.services.webhooks.idle()
+    const events = (r: Receiver | undefined) => r?.received.map((request) => request.body.event)
+    expect(events(all)).toEqual(['ping', 'client.created'])
+    expect(events(clients)).toEqual(['ping', 'client.created'])
+    expect(events(created)).toEqual(['ping', 'client.created'])
+    expect(events(updated)).toEqual(['ping'])
+    expect(events(records)).toEqual(['ping'])
+    expect(events(disabled)).toEqual([])
+    expect(events(theirs)).toEqual(['ping'])
+  })
+})
+
+describe('retries on the mock\'s clock (FACTS.md: 60, 120, 600 and 900 s after each failure)', () => {
+  it('walks the whole schedule in one advance of the clock, with the same delivery id', async () => {
+    const mock = webhookMock()
+    const api = mock.newTeam().api()
+    const hooks = await receiver(() => ({ status: 500, body: '{"error":"down"}' }))
+    const webhook = await subscribe(api, hooks.url)
+    await mock.services.webhooks.idle()
+    expect(hooks.received).toHaveLength(1)
+    expect(mock.scheduler.pending().filter((job) => job.kind === RETRY_JOB).map((job) => toTimestamp(new Date(job.due)))).toEqual([after(60)])
+    await advance(mock, 3600)
+    const attempts = hooks.received
+    expect(attempts.map(attemptHeader)).toEqual(['1', '2', '3', '4', '5'])
+    expect(attempts.map((request) => request.body.sent_at)).toEqual([NOW, after(60), after(180), after(780), after(1680)])
+    expect(new Set(attempts.map((request) => request.headers['x-svc-delivery-id'])).size).toBe(1)
+    expect(new Set(attempts.map((request) => request.body.uuid))).toEqual(new Set([attempts[0]?.headers['x-svc-delivery-id']]))
+    // Each attempt is signed anew: sent_at changes the bytes.
+    for (const request of attempts) expect(verifySignature(request.raw, request.headers['x-svc-signature'], webhook.secret)).toBe(true)
+    const [logged] = await deliveries(api, webhook.id)
+    expect(logged).toMatchObject({ event: 'ping', attempts: 5, last_sent_at: after(1680), response: { status_code: '500', body: { error: 'down' } } })
+    expect(logged.request.headers['X-SVC-Delivery-Attempt']).toBe('5')
+    expect(logged.request.body.sent_at).toBe(after(1680))
+    expect(mock.scheduler.pending().filter((job) => job.kind === RETRY_JOB)).toEqual([])
+    // One exhausted payload does not disable the webhook.
+    expect((await api.get(`/webhooks/${webhook.id}`)).body.is_enabled).toBe(true)
+  })
+
+  it('makes no attempt before its moment, and stops retrying after a success', async () => {
+    const mock = webhookMock()
+    const api = mock.newTeam().api()
+    const hooks = await receiver((index) => (index < 2 ? { status: 503 } : { status: 204 }))
+    const webhook = await subscribe(api, hooks.url)
+    await mock.services.webhooks.idle()
+    await advance(mock, 59)
+    expect(hooks.received).toHaveLength(1)
+    await advance(mock, 1)
+    expect(hooks.received.map(attemptHeader)).toEqual(['1', '2'])
+    await advance(mock, 119)
+    expect(hooks.received).toHaveLength(2)
+    await advance(mock, 1)
+    expect(hooks.received.map(attemptHeader)).toEqual(['1', '2', '3'])
+    await advance(mock, 3600)
+    expect(hooks.received).toHaveLength(3)
+    expect(await deliveries(api, webhook.id)).toMatchObject([{ attempts: 3, last_sent_at: after(180), response: { status_code: '204', body: {} } }])
+  })
+
+  it('a timeout (no answer within the attempt\'s limit) is a failure logged with response null, then retried', async () => {
+    const mock = webhookMock({ timeoutMs: 100 })
+    const api = mock.newTeam().api()
+    const hooks = await receiver((index) => (index === 0 ? 'hang' : { status: 204 }))
+    const webhook = await subscribe(api, hooks.url)
+    await mock.services.webhooks.idle()
+    expect(await deliveries(api, webhook.id)).toMatchObject([{ attempts: 1, response: null }])
+    await advance(mock, 60)
+    expect(await deliveries(api, webhook.id)).toMatchObject([{ attempts: 2, response: { status_code: '204' }, last_sent_at: after(60) }])
+  })
+
+  it('a redirect is not a success', async () => {
+    const mock = webhookMock()
+    const api = mock.newTeam().api()
+    const hooks = await receiver(() => ({ status: 302, headers: { Location: 'http://127.0.0.1:9/elsewhere' } }))
+    const webhook = await subscribe(api, hooks.url)
+    await mock.services.webhooks.idle()
+    expect(await deliveries(api, webhook.id)).toMatchObject([{ attempts: 1, response: { status_code: '302' } }])
+    expect(mock.scheduler.pending().some((job) => job.kind === RETRY_JOB)).toBe(true)
+  })
+
+  it('deleting the webhook drops its waiting retries', async () => {
+    const mock = webhookMock()
+    const api = mock.newTeam().api()
+    const hooks = await receiver(() => ({ status: 500 }))
+    const webhook = await subscribe(api, hooks.url)
+    await mock.services.webhooks.idle()
+    expect((await api.delete(`/webhooks/${webhook.id}`)).status).toBe(204)
+    expect(mock.scheduler.pending().filter((job) => job.kind === RETRY_JOB)).toEqual([])
+    await advance(mock, 3600)
+    expect(hooks.received).toHaveLength(1)
+  })
+})
+
+describe('disabling (FACTS.md: 10 payloads in a row exhaust their attempts)', () => {
+  /** The ping and `clients` client.created payloads, all failing, walked through their schedule. */
+  async function failing(clients: number, answer: (index: number, received: Received) => Answer = () => ({ status: 500 })) {
+    const mock = webhookMock()
+    const api = mock.newTeam().api()
+    const hooks = await receiver(answer)
+    const webhook = await subscribe(api, hooks.url, ['client.created'])
+    for (let index = 0; index < clients; index++) await createClient(api)
+    await advance(mock, 3600)
+    return { mock, api, hooks, webhook }
+  }
+
+  it('disables the webhook after the tenth; it then gets nothing new until re-enabled, which pings it', async () => {
+    const { mock, api, hooks, webhook } = await failing(9)
+    expect(hooks.received).toHaveLength(50)
+    const disabled = (await api.get(`/webhooks/${webhook.id}`)).body
+    expect(disabled.is_enabled).toBe(false)
+    expect((await api.get('/webhooks', { enabled: false })).body.data).toEqual([disabled])
+    const log = await deliveries(api, webhook.id)
+    expect(log).toHaveLength(10)
+    expect(log.every((delivery) => delivery.attempts === 5)).toBe(true)
+    await createClient(api)
+    await advance(mock, 3600)
+    expect(hooks.received).toHaveLength(50)
+    expect(await deliveries(api, webhook.id)).toHaveLength(10)
+    const enabled = await api.patch(`/webhooks/${webhook.id}`, { is_enabled: true })
+    expect(enabled.body.is_enabled).toBe(true)
+    await mock.services.webhooks.idle()
+    expect(hooks.received.at(-1)?.body.event).toBe('ping')
+    expect(hooks.received).toHaveLength(51)
+  })
+
+  it('nine exhausted payloads leave it enabled', async () => {
+    const { api, webhook } = await failing(8)
+    expect((await api.get(`/webhooks/${webhook.id}`)).body.is_enabled).toBe(true)
+  })
+
+  it('one success resets the tally', async () => {
+    // The ping and 4 client.created fail (5 payloads), the 6th succeeds, then 9 more fail.
+    let fail = true
+    const { mock, api, hooks, webhook } = await failing(4, () => (fail ? { status: 500 } : { status: 204 }))
+    expect(hooks.received).toHaveLength(25)
+    fail = false
+    await createClient(api)
+    await mock.services.webhooks.idle()
+    fail = true
+    for (let index = 0; index < 9; index++) await createClient(api)
+    await advance(mock, 3600)
+    expect(hooks.received).toHaveLength(25 + 1 + 45)
+    expect((await api.get(`/webhooks/${webhook.id}`)).body.is_enabled).toBe(true)
+  })
+})
+
+describe('never in the way', () => {
+  it('a receiver that never answers holds up neither the API nor another webhook', async () => {
+    const mock = webhookMock({ timeoutMs: 60_000 })
+    const api = mock.newTeam().api()
+    const hanging = await receiver((index) => (index === 0 ? 'hang' : { status: 204 }))
+    const healthy = await receiver()
+    await subscribe(api, hanging.url, ['client.created'])
+    await subscribe(api, healthy.url, ['client.created'])
+    await hanging.waitFor(1)
+    // The API answers every request while the first delivery hangs.
+    for (let index = 0; index < 20; index++) await createClient(api)
+    expect((await api.get('/clients', { limit: 1 })).status).toBe(200)
+    // The other webhook got everything; the hanging one's queue waits behind its first attempt.
+    await healthy.waitFor(21)
+    expect(healthy.received).toHaveLength(21)
+    expect(hanging.received).toHaveLength(1)
+    expect(hanging.held).toBe(1)
+    expect(mock.services.webhooks.busy).toBe(true)
+    // Once it answers, its queue goes out in order.
+    hanging.release(204)
+    await mock.services.webhooks.idle()
+    expect(hanging.received.map((request) => request.body.event)).toEqual(['ping', ...Array.from({ length: 20 }, () => 'client.created')])
+  })
+
+  it('delivers a webhook\'s events in the order they happened, even when the receiver is slow to start', async () => {
+    const mock = webhookMock({ timeoutMs: 60_000 })
+    const api = mock.newTeam().api()
+    const hooks = await receiver((index) => (index === 0 ? 'hang' : { status: 204 }))
+    await subscribe(api, hooks.url, ['client.*'])
+    await hooks.waitFor(1)
+    const client = await createClient(api)
+    await api.patch(`/clients/${client.id}`, { reference: 'REF-1' })
+    await api.patch(`/clients/${client.id}`, { reference: 'REF-2' })
+    const other = await createClient(api, 'Bo', 'Hart')
+    await api.delete(`/clients/${other.id}`)
+    hooks.release(204)
+    await mock.services.webhooks.idle()
+    const published = mock.events.filter((event) => event.type.startsWith('client.') && [client.id, other.id].includes(event.subjects.client))
+    expect(hooks.received.map((request) => request.body.event)).toEqual(['ping', ...published.map((event) => event.type)])
+    expect(hooks.received.slice(1).map((request) => request.body.data.client.id)).toEqual(published.map((event) => event.subjects.client))
+  })
+
+  it('runs at most 8 attempts at once across webhooks', async () => {
+    const mock = webhookMock({ timeoutMs: 60_000 })
+    const api = mock.newTeam().api()
+    const hooks = await Promise.all(Array.from({ length: 10 }, () => receiver(() => 'hang')))
+    for (const hook of hooks) await subscribe(api, hook.url)
+    await waitUntil(() => hooks.reduce((sum, hook) => sum + hook.held, 0) === 8, 5_000, () => '8 attempts in flight')
+    // Give the engine every chance to start more than it should.
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(hooks.reduce((sum, hook) => sum + hook.held, 0)).toBe(8)
+    for (const hook of hooks) hook.release(204)
+    await waitUntil(() => hooks.every((hook) => hook.received.length === 1), 5_000, () => 'a ping at every receiver')
+    for (const hook of hooks) hook.release(204)
+    await mock.services.webhooks.idle()
+  })
+})
