@@ -2,21 +2,17 @@
 // on the world's persisted job queue, the lifecycle engine registers what each job kind does, and
 // webhook delivery subscribes to the event bus.
 import type { Services } from './context.ts'
-import type { DomainEvent } from './kernel/events.ts'
 import { Scheduler } from './kernel/scheduler.ts'
 import { registerLifecycle } from './lifecycle/engine.ts'
 import { samplesDir } from './paths.ts'
 import { BlobStore } from './store/blobs.ts'
-import { createWebhookDelivery, type DeliveryOptions } from './webhook-delivery/index.ts'
+import { createWebhookDelivery, deliveryData, type DeliveryOptions } from './webhook-delivery/index.ts'
 
 /** blobs defaults to a temporary uploads folder; webhooks tunes delivery (tests shorten the attempt timeout). */
 export type ServiceParts = Omit<Services, 'scheduler' | 'blobs' | 'webhooks'> & {
   blobs?: BlobStore
   webhooks?: Partial<DeliveryOptions>
 }
-
-/** Until the data of each event is wired in (src/webhook-delivery/data.ts): the event's subjects. */
-const subjectsOnly = (event: DomainEvent): unknown => ({ ...event.subjects })
 
 export function createServices(parts: ServiceParts): Services {
   const { webhooks: delivery, ...rest } = parts
@@ -25,7 +21,8 @@ export function createServices(parts: ServiceParts): Services {
     blobs: parts.blobs ?? new BlobStore({ samplesDir }),
     scheduler: new Scheduler(parts.store.data.jobs, parts.clock, () => parts.store.nextId('job')),
   }
-  const services: Services = { ...base, webhooks: createWebhookDelivery(base, { data: subjectsOnly, ...delivery }) }
+  const webhooks = createWebhookDelivery(base, { data: (event, apiBase) => deliveryData(parts.store, event, apiBase), ...delivery })
+  const services: Services = { ...base, webhooks }
   registerLifecycle(services)
   return services
 }

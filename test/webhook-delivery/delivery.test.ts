@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { verifySignature } from 'ivs-mock/webhooks'
 import { RETRY_JOB } from '../../src/webhook-delivery/index.ts'
 import type { ApiClient } from '../support/api.ts'
+import { contracts } from '../support/contracts.ts'
 import { NOW, TEST_NOW, type TestMock } from '../support/mock.ts'
 import { startReceiver, waitUntil, type Answer, type Received, type Receiver } from '../support/receiver.ts'
 import { createClient } from '../support/requests.ts'
@@ -161,6 +162,37 @@ describe('a delivery', () => {
     expect(events(records)).toEqual(['ping'])
     expect(events(disabled)).toEqual([])
     expect(events(theirs)).toEqual(['ping'])
+  })
+})
+
+describe('the story of the issue', () => {
+  it('a receiver subscribed to record.* gets record.created, record.updated and record.finished as the contracts say, signed', async () => {
+    const mock = webhookMock()
+    const api = mock.newTeam().api()
+    const hooks = await receiver()
+    const webhook = await subscribe(api, hooks.url, ['record.*'])
+    const client = await createClient(api)
+    const created = await api.post('/records', { client: client.id, notification: false, steps: [{ type: 'check.identity' }] })
+    expect(created.status, created.text).toBe(201)
+    expect((await mock.control.post(`/records/${created.body.id}/complete`, {})).status).toBe(200)
+    await advance(mock, 60)
+    await mock.services.webhooks.idle()
+    const received = await hooks.waitFor(5)
+    const validDelivery = contracts.schemaValidator('events/delivery')
+    for (const request of received) {
+      expect(verifySignature(request.raw, request.headers['x-svc-signature'], webhook.secret)).toBe(true)
+      expect(validDelivery(request.body), JSON.stringify(validDelivery.errors)).toBe(true)
+    }
+    const record = { id: created.body.id, type: 'client', show: `${API_BASE_URL}/records/${created.body.id}`, download: `${API_BASE_URL}/records/${created.body.id}/download` }
+    const data = { record, client: { id: client.id, show: `${API_BASE_URL}/clients/${client.id}` }, case: null }
+    // The ping, then the record's events in order: created, completed by the client, the check's result, finished.
+    expect(received.map((request) => [request.body.event, request.body.event === 'ping' ? null : request.body.data])).toEqual([
+      ['ping', null],
+      ['record.created', data],
+      ['record.updated', data],
+      ['record.updated', data],
+      ['record.finished', data],
+    ])
   })
 })
 
