@@ -91,9 +91,11 @@ export function deleteWebhook(ctx: RequestContext, webhook: WebhookRow): void {
 /** Drops a webhook's deliveries older than 90 days of the mock's clock (its group is oldest first). */
 export function pruneDeliveries(services: Pick<Services, 'clock'>, team: Team, webhook: number): void {
   const cutoff = services.clock.now().getTime() - DELIVERY_RETENTION_MS
-  for (const delivery of [...team.deliveriesByWebhook.get(webhook)]) {
-    if (Date.parse(delivery.created_at) >= cutoff) break
-    team.webhookDeliveries.delete(delivery.id)
+  // Oldest first: stop at the first one young enough (this runs for every new delivery, so it must
+  // not walk or copy the whole log).
+  const deliveries = team.deliveriesByWebhook.get(webhook)
+  for (let oldest = deliveries[0]; oldest !== undefined && Date.parse(oldest.created_at) < cutoff; oldest = deliveries[0]) {
+    team.webhookDeliveries.delete(oldest.id)
   }
 }
 
