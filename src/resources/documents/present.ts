@@ -1,7 +1,7 @@
 import type { TeamContext } from '../../context.ts'
 import type { Expand } from '../../kernel/expand.ts'
 import { presentAttachment } from '../attachments/index.ts'
-import type { DocumentTemplateRow, EmailTemplateRow, LibraryDocumentRow } from './rows.ts'
+import type { DocumentTemplateRow, EmailTemplateRow, LibraryDocumentRow, LibraryTemplateRow } from './rows.ts'
 
 /** A library document: attachment is its id, the attachment itself with expand=attachment. */
 export function presentLibraryDocument(ctx: TeamContext, document: LibraryDocumentRow, expand: Expand) {
@@ -19,7 +19,7 @@ export function presentLibraryDocument(ctx: TeamContext, document: LibraryDocume
 }
 
 /** An email or document template: the same fields, each its own object name. */
-function presentTemplate<O extends 'email_template' | 'document_template'>(object: O, template: EmailTemplateRow | DocumentTemplateRow) {
+function presentTemplate<O extends 'email_template' | 'document_template'>(object: O, template: LibraryTemplateRow) {
   return {
     object,
     id: template.id,

@@ -9,8 +9,12 @@ export interface LibraryDocumentRow {
   updated_at: string
 }
 
-/** An email template of the team's library (GET /templates/emails). */
-export interface EmailTemplateRow {
+/**
+ * A template of the team's library: an email template (GET /templates/emails), or a document
+ * request template (GET /templates/documents) whose content is the instructions given to the
+ * client when a document.request step or a client document names it.
+ */
+export interface LibraryTemplateRow {
   id: number
   name: string
   description: string
@@ -20,14 +24,5 @@ export interface EmailTemplateRow {
   updated_at: string
 }
 
-/** A document request template (GET /templates/documents): a document.request step or a client document names it. */
-export interface DocumentTemplateRow {
-  id: number
-  name: string
-  description: string
-  /** The instructions given to the client. */
-  content: string
-  is_enabled: boolean
-  created_at: string
-  updated_at: string
-}
+export type EmailTemplateRow = LibraryTemplateRow
+export type DocumentTemplateRow = LibraryTemplateRow
