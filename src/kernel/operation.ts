@@ -14,7 +14,8 @@ import { forbidden, invalid, unauthenticated, type ValidationErrors } from './er
 import { expandOf, type Expand } from './expand.ts'
 import { discardFiles, receiveMultipart, type MultipartBody, type UploadTarget } from './multipart.ts'
 import { binary, json, noContent } from './respond.ts'
-import { attributeName, checkBody, checkQuery, parseJsonBody, queryShapeOf, readQuery } from './validate.ts'
+import { queryShapeOf, readQuery } from '../contracts/request.ts'
+import { attributeName, checkBody, checkQuery, parseJsonBody } from './validate.ts'
 
 export type OperationId = keyof Operations
 

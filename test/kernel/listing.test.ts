@@ -5,7 +5,8 @@ import { COLLAPSED_IDS, expandOf, listRelation, NO_EXPAND } from '../../src/kern
 import { listObject, paginate } from '../../src/kernel/pagination.ts'
 import { foldText, matchesSearch, searchWords } from '../../src/kernel/search.ts'
 import { sortRows, type SortAccessors } from '../../src/kernel/sort.ts'
-import { checkQuery, queryShapeOf, readQuery } from '../../src/kernel/validate.ts'
+import { queryShapeOf, readQuery } from '../../src/contracts/request.ts'
+import { checkQuery } from '../../src/kernel/validate.ts'
 import { contracts } from '../support/contracts.ts'
 
 const BASE = 'http://localhost/api/v2/clients'

@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest'
 import type { ValidateFunction } from 'ajv'
 import { HttpError } from '../../src/kernel/errors.ts'
-import { checkBody, checkQuery, parseJsonBody, queryShapeOf, readQuery, toValidationErrors } from '../../src/kernel/validate.ts'
+import { queryShapeOf, readQuery } from '../../src/contracts/request.ts'
+import { checkBody, checkQuery, parseJsonBody, toValidationErrors } from '../../src/kernel/validate.ts'
 import { contracts } from '../support/contracts.ts'
 
 /** Validates a copy of the input and returns the 422 body toValidationErrors makes of it. */

@@ -2,7 +2,8 @@
 // operation the request reached: the status must be one the contract lists, the body must match
 // its schema (or be empty), and on the API the rate-limit headers must be there. A test cannot
 // forget it.
-import { describeErrors, SURFACES, type OperationContract } from '../../src/contracts/load.ts'
+import { SURFACES, type OperationContract } from '../../src/contracts/load.ts'
+import { Conformance } from '../../src/harness/conformance.ts'
 import { contracts } from './contracts.ts'
 
 export const API = SURFACES.api.base
@@ -28,54 +29,26 @@ export interface RequestOptions {
   headers?: Record<string, string>
 }
 
-const matchers = [...contracts.operations.values()]
-  .map((op) => ({
-    op,
-    pattern: new RegExp(`^${SURFACES[op.surface].base}${op.path.replace(/\{[A-Za-z]+\}/g, (name) => (contracts.parameters[name.slice(1, -1)]?.type === 'integer' ? '[0-9]+' : '[^/]+'))}$`),
-  }))
-  // Static paths before parameterised ones.
-  .sort((a, b) => a.op.pathParams.length - b.op.pathParams.length)
+const conformance = new Conformance(contracts)
 
 /** The operation a request reached, by method and full path (/api/v2/... or /_mock/...). */
 export function operationFor(method: string, path: string): OperationContract | undefined {
-  return matchers.find(({ op, pattern }) => op.method === method && pattern.test(path))?.op
+  return conformance.matchFullPath(method, path)?.op
 }
 
-const errorValidator = contracts.schemaValidator('error')
-
-/** Whether a Content-Type is one of a contract's binary media types (wildcards such as image/star allowed). */
-function mediaTypeListed(contentType: string | null, listed: readonly string[]): boolean {
-  const type = (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? ''
-  return listed.some((media) => media === '*/*' || media === type || (media.endsWith('/*') && type.startsWith(media.slice(0, -1))))
-}
-
-/** Throws, naming the operation, status and failing paths, when a response breaks its contract. */
+/** Throws, naming the operation, status and failing places, when a response breaks its contract. */
 export function checkResponse(method: string, path: string, response: Omit<ApiResponse, 'operation' | 'bytes'>): OperationContract | undefined {
   const where = `${method} ${path} -> ${response.status}`
   const op = operationFor(method, path)
-  const limited = op ? SURFACES[op.surface].authenticated : path.startsWith(API)
-  if (limited && (!response.headers.get('X-RateLimit-Limit') || !response.headers.get('X-RateLimit-Remaining'))) {
-    throw new Error(`${where}: missing X-RateLimit-Limit / X-RateLimit-Remaining headers`)
-  }
-  if (!op) {
-    if (response.status !== 404 || !errorValidator(response.body)) throw new Error(`${where}: an unknown route must answer 404 {"error": ...}, got ${response.text}`)
-    return undefined
-  }
-  const documented = op.responses[String(response.status)]
-  if (!documented) {
-    throw new Error(`${where}: status ${response.status} is not in the contract of ${op.id} (${Object.keys(op.responses).join(', ')}); body ${response.text}`)
-  }
-  if (documented.body) {
-    const validate = contracts.responseValidator(op.id, response.status)
-    if (validate && !validate(response.body)) {
-      const problems = describeErrors(validate.errors).map((e) => `  ${e.path || '(root)'}: ${e.message}`)
-      throw new Error(`${where}: body breaks the contract of ${op.id}:\n${problems.join('\n')}\nbody: ${response.text.slice(0, 2000)}`)
+  const violations = op ? conformance.checkResponse(op, response) : conformance.checkUnknownRoute(response)
+  if (!op && path.startsWith(API)) {
+    for (const name of ['X-RateLimit-Limit', 'X-RateLimit-Remaining']) {
+      if (!response.headers.get(name)) violations.push({ at: `header ${name}`, message: 'missing' })
     }
-  } else if (documented.binary) {
-    const type = response.headers.get('content-type')
-    if (!mediaTypeListed(type, documented.binary)) throw new Error(`${where}: ${op.id} answers ${response.status} as ${documented.binary.join(', ')}, got ${type}`)
-  } else if (response.text !== '') {
-    throw new Error(`${where}: ${op.id} answers ${response.status} without a body, got ${response.text}`)
+  }
+  if (violations.length > 0) {
+    const problems = violations.map((v) => `  ${v.at}: ${v.message}`)
+    throw new Error(`${where}: breaks the contract of ${op?.id ?? 'an unknown route'}:\n${problems.join('\n')}\nbody: ${response.text.slice(0, 2000)}`)
   }
   return op
 }
