@@ -4,7 +4,7 @@
 // and the request is refused with the web server's 413 page (FACTS.md "Wire details"): nothing of
 // it is kept. The caller (the operation gate) owns the saved files and removes what no handler took.
 import { randomUUID } from 'node:crypto'
-import { createWriteStream, rmSync, statSync } from 'node:fs'
+import { createWriteStream, rmSync, statSync, type WriteStream } from 'node:fs'
 import { join } from 'node:path'
 import type { Writable } from 'node:stream'
 import { finished, pipeline } from 'node:stream/promises'
@@ -93,6 +93,7 @@ export async function receiveMultipart(request: Request, fileFields: ReadonlySet
 
   const body = empty()
   const saving: Array<Promise<void>> = []
+  const writers: WriteStream[] = []
   let tooLarge = false
   let failure: Error | undefined
   parser.on('error', (error: Error) => (failure ??= error))
@@ -106,7 +107,9 @@ export async function receiveMultipart(request: Request, fileFields: ReadonlySet
     const path = join(target.dir, `.upload-${randomUUID()}.part`)
     body.files.set(name, { filename: info.filename, mimeType: info.mimeType, path, size: 0 })
     stream.once('limit', () => (tooLarge = true))
-    saving.push(pipeline(stream, createWriteStream(path)))
+    const writer = createWriteStream(path)
+    writers.push(writer)
+    saving.push(pipeline(stream, writer))
   })
 
   let received = 0
@@ -133,6 +136,9 @@ export async function receiveMultipart(request: Request, fileFields: ReadonlySet
   }
   if (tooLarge || failure) parser.destroy()
   const saved = await Promise.allSettled(saving)
+  // A write stream destroyed by a refused or broken body may still be opening its file; deleting
+  // before it has closed would leave the file behind (seen under load).
+  await Promise.all(writers.map((writer) => (writer.closed ? Promise.resolve() : new Promise<void>((resolve) => writer.once('close', () => resolve())))))
   const unsaved = saved.find((result): result is PromiseRejectedResult => result.status === 'rejected')
   if (tooLarge || failure || unsaved) {
     discardFiles(body)
