@@ -6,10 +6,12 @@ import type { RequestContext, Services } from './context.ts'
 import type { Contracts } from './contracts/load.ts'
 import { SURFACES, type Surface } from './contracts/load.ts'
 import { buildOpenApi } from './contracts/openapi.ts'
+import { journalRoutes } from './control/journal.ts'
 import { controlRoutes } from './control/routes.ts'
-import { identifier } from './kernel/auth.ts'
+import { bearerToken, identifier } from './kernel/auth.ts'
 import type { KernelEnv } from './kernel/env.ts'
 import { HtmlError, HttpError, routeNotFound, serverError } from './kernel/errors.ts'
+import { DEFAULT_JOURNAL_SIZE, Journal } from './kernel/journal.ts'
 import { Routes } from './kernel/operation.ts'
 import { RateLimiter, rateLimiting } from './kernel/rate-limit.ts'
 import { html, json } from './kernel/respond.ts'
@@ -52,6 +54,8 @@ export interface AppOptions extends Services {
   /** Called after every request that may have changed state (persistence with --data). */
   afterWrite?: () => Promise<void>
   version?: string
+  /** API exchanges the journal keeps per team (DEFAULT_JOURNAL_SIZE by default); 0 keeps none. */
+  journalSize?: number
 }
 
 const RESOURCE_ROUTES = [
@@ -107,6 +111,7 @@ export function createApp(options: AppOptions): Hono<KernelEnv<RequestContext>> 
   })
   for (const register of RESOURCE_ROUTES) register(routes)
 
+  const journal = new Journal(contracts, options.journalSize ?? DEFAULT_JOURNAL_SIZE)
   const limiter = new RateLimiter(options.rateLimit.limit, options.rateLimit.windowSeconds * 1000)
   const api = new Hono<KernelEnv<RequestContext>>()
   const identify = identifier<RequestContext>((token) => {
@@ -115,6 +120,43 @@ export function createApp(options: AppOptions): Hono<KernelEnv<RequestContext>> 
   })
   // A limit is shared by all tokens of one user on one team, separate per team (FACTS.md).
   const limit = rateLimiting<RequestContext>(limiter, () => clock.now().getTime(), (ctx) => `${ctx.user.id}:${ctx.team.id}`)
+  if (journal.enabled) {
+    // Outermost, so it sees every answer: 401s and 429s included. Copies a few fields; the
+    // journal works out the verdicts when it is read.
+    api.use('*', async (c, next) => {
+      const started = performance.now()
+      const atMs = clock.now().getTime()
+      await next()
+      const op = c.get('operation')
+      const status = c.res.status
+      const url = c.req.url
+      const pathStart = url.indexOf('/', url.indexOf('//') + 2)
+      const queryStart = url.indexOf('?', pathStart)
+      const error = c.error instanceof HttpError ? c.error : undefined
+      let team = c.get('principal')?.team.id
+      let reason = error?.reason
+      if (status === 401) {
+        const token = bearerToken(c.req.header('Authorization'))
+        const rejected = token === undefined ? { reason: 'no Bearer token in the Authorization header', team: undefined } : store.whyRejected(token, clock.timestamp)
+        reason = rejected.reason
+        team = rejected.team
+      }
+      const bodyText = op?.body !== undefined ? (c.req.bodyCache.text as Promise<string> | undefined) : undefined
+      journal.record({
+        atMs,
+        method: c.req.method,
+        path: queryStart === -1 ? url.slice(pathStart) : url.slice(pathStart, queryStart),
+        query: queryStart === -1 ? '' : url.slice(queryStart + 1),
+        op,
+        status,
+        durationMs: performance.now() - started,
+        team,
+        ...(bodyText && { body: await bodyText }),
+        ...(status === 422 && error && { problems: error.body }),
+        ...(reason !== undefined && { reason }),
+      })
+    })
+  }
   // Whatever fell due on the clock happens before the request sees the state.
   api.use('*', async (c, next) => {
     options.scheduler.runDue()
@@ -126,6 +168,7 @@ export function createApp(options: AppOptions): Hono<KernelEnv<RequestContext>> 
   // The control API has no caller: every request acts with the mock's services.
   const controlApi = new Routes<Services>(contracts, { base: CONTROL_BASE })
   controlRoutes(controlApi)
+  journalRoutes(controlApi, journal)
   const control = new Hono<KernelEnv<Services>>()
   control.use('*', async (c, next) => {
     options.scheduler.runDue()

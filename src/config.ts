@@ -1,6 +1,7 @@
 // Typed configuration from flags and environment variables, with defaults and --help.
 // Bad input exits with code 2 and a one-line reason (see main.ts).
 import { Command, InvalidArgumentError, Option } from 'commander'
+import { DEFAULT_JOURNAL_SIZE } from './kernel/journal.ts'
 import { DEFAULT_SCAN_DELAY_SECONDS } from './lifecycle/schedule.ts'
 
 export interface ServeConfig {
@@ -15,6 +16,7 @@ export interface ServeConfig {
   rateLimitWindow: number
   clock: Date | undefined
   cors: boolean
+  journalSize: number
 }
 
 export const DEFAULT_PORT = 4010
@@ -95,6 +97,10 @@ export function serveOptions(): Option[] {
       .env('IVS_CORS')
       .default(true)
       .argParser(booleanWord),
+    new Option('--journal-size <exchanges>', 'API exchanges the traffic journal keeps per team (GET /_mock/journal); 0 turns it off')
+      .env('IVS_JOURNAL_SIZE')
+      .default(DEFAULT_JOURNAL_SIZE)
+      .argParser(integer('the journal size', 0, 1_000_000)),
   ]
 }
 
@@ -111,6 +117,7 @@ export function toServeConfig(options: Record<string, unknown>): ServeConfig {
     rateLimitWindow: options.rateLimitWindow as number,
     clock: options.clock as Date | undefined,
     cors: options.cors as boolean,
+    journalSize: options.journalSize as number,
   }
 }
 

@@ -76,6 +76,7 @@ async function serve(config: ServeConfig): Promise<void> {
     contracts,
     rateLimit: { limit: config.rateLimit, windowSeconds: config.rateLimitWindow },
     cors: config.cors,
+    journalSize: config.journalSize,
     afterWrite: config.data ? () => world.save() : undefined,
     version: packageJson.version,
   })

@@ -91,9 +91,9 @@ export async function generateTypes(contracts: Contracts): Promise<string> {
     const body = op.body ? define(defs, `${name}Body`, relink(op.body, OPERATIONS_BASE)) : 'undefined'
     const success = Object.entries(op.responses).filter(([status]) => isSuccess(status))
     const answers = success.map(([status, response]) => {
-      if (response.binary) return 'Binary'
-      if (!response.body) return 'void'
-      return define(defs, `${name}Response${status}`, relink(response.body, OPERATIONS_BASE))
+      if (!response.body) return response.binary ? 'Binary' : 'void'
+      const body = define(defs, `${name}Response${status}`, relink(response.body, OPERATIONS_BASE))
+      return response.binary ? `${body} | Binary` : body
     })
     entries.push(`  '${op.id}': {\n    params: ${params}\n    query: ${query}\n    body: ${body}\n    success: ${answers.join(' | ') || 'never'}\n  }`)
   }
