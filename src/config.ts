@@ -121,8 +121,62 @@ export function toServeConfig(options: Record<string, unknown>): ServeConfig {
   }
 }
 
+export interface ProxyConfig {
+  upstream: string
+  host: string
+  port: number
+  json: string | undefined
+  junit: string | undefined
+  record: string | undefined
+  /** Role name -> token, for --record. */
+  roleTokens: Record<string, string>
+}
+
+export const DEFAULT_PROXY_PORT = 4020
+
+function upstreamUrl(value: string): string {
+  let url: URL
+  try {
+    url = new URL(value)
+  } catch {
+    throw new InvalidArgumentError('expected an http or https URL, e.g. https://sandbox.example.')
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new InvalidArgumentError('expected an http or https URL, e.g. https://sandbox.example.')
+  return value
+}
+
+function roleToken(value: string, previous: Record<string, string> = {}): Record<string, string> {
+  const match = /^([a-z-]+)=(\S+)$/.exec(value.trim())
+  if (!match) throw new InvalidArgumentError('expected role=token, e.g. owner=ivs_acme_owner.')
+  return { ...previous, [match[1] as string]: match[2] as string }
+}
+
+export function proxyOptions(): Option[] {
+  return [
+    new Option('--upstream <url>', 'where requests go: a deployment, any server, or the mock (http or https)').makeOptionMandatory().argParser(upstreamUrl),
+    new Option('-p, --port <number>', 'port to listen on (0 picks a free one)').default(DEFAULT_PROXY_PORT).argParser(integer('the port', 0, 65_535)),
+    new Option('--host <address>', 'address to bind').default('127.0.0.1').argParser(nonEmpty('the host')),
+    new Option('--json <file>', 'on stop, write every exchange and the summary as JSON here').argParser(nonEmpty('the JSON report file')),
+    new Option('--junit <file>', 'on stop, write a JUnit XML report here (one test case per exchange)').argParser(nonEmpty('the JUnit report file')),
+    new Option('--record <file>', 'on stop, write the session as a scenario for ivs-mock verify (YAML; JSON for a .json file)').argParser(nonEmpty('the scenario file')),
+    new Option('--role-token <role=token>', 'with --record: the role a token stands for (repeatable); other tokens take free roles in order, the first owner').argParser(roleToken),
+  ]
+}
+
+export function toProxyConfig(options: Record<string, unknown>): ProxyConfig {
+  return {
+    upstream: options.upstream as string,
+    host: options.host as string,
+    port: options.port as number,
+    json: options.json as string | undefined,
+    junit: options.junit as string | undefined,
+    record: options.record as string | undefined,
+    roleTokens: (options.roleToken as Record<string, string> | undefined) ?? {},
+  }
+}
+
 /** The CLI; actions are attached by main.ts so that this stays free of side effects. */
-export function buildCli(version: string): { program: Command; serve: Command } {
+export function buildCli(version: string): { program: Command; serve: Command; proxy: Command } {
   const program = new Command('ivs-mock')
     .description('Stateful mock of the Identity Verification Service REST API v2.0')
     .version(version)
@@ -138,5 +192,14 @@ Examples:
   ivs-mock serve --port 4011
   ivs-mock serve --data ./mock-state.json --clock 2026-06-01T09:00:00Z`,
   )
-  return { program, serve }
+  const proxy = program.command('proxy').description('validating proxy: forward to --upstream and judge every exchange against the contracts').exitOverride()
+  for (const option of proxyOptions()) proxy.addOption(option)
+  proxy.addHelpText(
+    'after',
+    `
+Prints one line per exchange; on SIGINT or SIGTERM writes the reports asked for and exits 0.
+Example:
+  ivs-mock proxy --upstream https://sandbox.example --port 4020 --json proxy.json --junit proxy.xml`,
+  )
+  return { program, serve, proxy }
 }

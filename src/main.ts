@@ -3,11 +3,14 @@ import { existsSync, readFileSync } from 'node:fs'
 import { serve as listen } from '@hono/node-server'
 import { CommanderError } from 'commander'
 import { API_BASE, CONTROL_BASE, createApp } from './app.ts'
-import { buildCli, toServeConfig, type ServeConfig } from './config.ts'
+import { buildCli, toProxyConfig, toServeConfig, type ProxyConfig, type ServeConfig } from './config.ts'
 import { Contracts } from './contracts/load.ts'
 import { createClock } from './kernel/clock.ts'
 import { createEventBus } from './kernel/events.ts'
 import { createRandom } from './kernel/random.ts'
+import { ValidatingProxy } from './harness/proxy.ts'
+import { proxyReport, writeJsonReport, writeJunitReport } from './harness/proxy-report.ts'
+import { recordScenario, writeScenario } from './harness/record.ts'
 import { createServices } from './services.ts'
 import { contractsDir, packageJsonPath, prebuiltWorldPath, samplesDir } from './paths.ts'
 import { loadWorldFixture, type WorldFixture } from './seed/fixture.ts'
@@ -125,8 +128,49 @@ async function serve(config: ServeConfig): Promise<void> {
   process.once('SIGTERM', () => stop('SIGTERM'))
 }
 
+async function runProxy(config: ProxyConfig): Promise<void> {
+  const contracts = new Contracts(contractsDir, { validateSchemas: false })
+  const proxy = new ValidatingProxy(contracts, { upstream: config.upstream, host: config.host, port: config.port, log: (line) => console.log(line) })
+  let port: number
+  try {
+    port = await proxy.start()
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    console.error(`ivs-mock proxy: ${code === 'EADDRINUSE' ? `port ${config.port} on ${config.host} is already in use; choose another with --port` : (error as Error).message}`)
+    process.exit(1)
+  }
+  console.log(`ivs-mock proxy listening on http://${displayHost(config.host)}:${port} -> ${config.upstream} (stop with Ctrl-C to write the reports)`)
+  const stop = async (signal: string) => {
+    await proxy.stop()
+    const written: string[] = []
+    if (config.json) {
+      writeJsonReport(config.json, proxyReport(config.upstream, proxy.report(), proxy.exchanges))
+      written.push(config.json)
+    }
+    if (config.junit) {
+      writeJunitReport(config.junit, config.upstream, proxy.exchanges)
+      written.push(config.junit)
+    }
+    if (config.record) {
+      const scenario = recordScenario(proxy.exchanges, contracts, {
+        name: `Session recorded through ivs-mock proxy at ${new Date().toISOString()}`,
+        description: `What a client did against ${config.upstream}, recorded by ivs-mock proxy --record.`,
+        roleTokens: config.roleTokens,
+      })
+      writeScenario(config.record, scenario)
+      written.push(config.record)
+    }
+    const failing = proxy.exchanges.filter((exchange) => exchange.operationId === null || exchange.requestViolations.length + exchange.responseViolations.length > 0).length
+    console.log(`ivs-mock proxy: ${signal}, ${proxy.exchanges.length} exchanges, ${failing} breaking the contract${written.length > 0 ? `; wrote ${written.join(', ')}` : ''}`)
+    process.exit(0)
+  }
+  process.once('SIGINT', () => void stop('SIGINT'))
+  process.once('SIGTERM', () => void stop('SIGTERM'))
+}
+
 async function main(argv: string[]): Promise<void> {
-  const { program, serve: serveCommand } = buildCli(packageJson.version)
+  const { program, serve: serveCommand, proxy: proxyCommand } = buildCli(packageJson.version)
+  proxyCommand.action((options: Record<string, unknown>) => runProxy(toProxyConfig(options)))
   serveCommand.action(async (options: Record<string, unknown>) => {
     try {
       await serve(toServeConfig(options))
