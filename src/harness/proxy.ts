@@ -314,7 +314,8 @@ export function verdictLine(exchange: ProxiedExchange): string {
   if (problems.length > 0) {
     parts.push(`✗ ${exchange.requestViolations.length} request, ${exchange.responseViolations.length} response violations: ${problems.join('; ')}`)
   }
+  if (parts.length === 0) parts.push('ok')
   if (noticed.length > 0) parts.push(`! ${noticed.join('; ')}`)
   if (exchange.notes.length > 0) parts.push(`(${exchange.notes.join('; ')})`)
-  return `${head} ${parts.length === 0 ? 'ok' : parts.join(' ')}`
+  return `${head} ${parts.join(' ')}`
 }
