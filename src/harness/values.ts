@@ -118,7 +118,7 @@ export function mismatch(actual: { found: boolean; value: unknown }, matcher: Ma
       if (mismatch(actual, expected as Matcher) === undefined) return `expected not ${excerpt(expected)}, got ${got}`
       continue
     }
-    if (!actual.found) return `expected ${keyword} ${excerpt(expected)}, got nothing (absent)`
+    if (!actual.found) return `expected ${keyword} ${typeof expected === 'string' ? expected : excerpt(expected)}, got nothing (absent)`
     const problem = keywordMismatch(keyword, expected, value)
     if (problem) return `${problem}, got ${got}`
   }
