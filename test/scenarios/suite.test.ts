@@ -1,5 +1,7 @@
 // The whole scenario suite (scenarios/) against an in-process mock on a loopback socket: every
-// scenario must pass, so the scenarios and the mock keep telling the same story.
+// scenario must pass, so the scenarios and the mock keep telling the same story. A scenario tagged
+// known-mock-gap states what the spec or FACTS.md require where the mock still differs: it must
+// fail, so the day the mock is fixed this test asks for the tag to go.
 import type { AddressInfo } from 'node:net'
 import { serve } from '@hono/node-server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -8,6 +10,7 @@ import { createTestMock } from '../support/mock.ts'
 import { contracts } from '../support/contracts.ts'
 
 const SCENARIOS = 'scenarios'
+const KNOWN_MOCK_GAP = 'known-mock-gap'
 
 /** One readable paragraph per failed scenario: its file, the failed step, the request and answer. */
 function describeFailure(scenario: ScenarioReport): string {
@@ -41,9 +44,15 @@ describe('the scenario suite against the mock', () => {
     expect(report.scenarios.filter((scenario) => scenario.outcome === 'skipped').map((scenario) => `${scenario.file}: ${scenario.skipReason}`)).toEqual([])
   })
 
-  it('passes every scenario', () => {
-    const failures = report.scenarios.filter((scenario) => scenario.outcome === 'failed')
-    expect(failures.map(describeFailure).join('\n\n'), `${failures.length} of ${report.scenarios.length} scenarios failed`).toBe('')
-    expect(report.passed).toBe(report.scenarios.length)
+  it('passes every scenario but the known mock gaps', () => {
+    const expected = report.scenarios.filter((scenario) => !scenario.tags.includes(KNOWN_MOCK_GAP))
+    const failures = expected.filter((scenario) => scenario.outcome !== 'passed')
+    expect(failures.map(describeFailure).join('\n\n'), `${failures.length} of ${expected.length} scenarios failed`).toBe('')
+  })
+
+  it(`still fails each scenario tagged ${KNOWN_MOCK_GAP} (remove the tag once the mock is fixed)`, () => {
+    const gaps = report.scenarios.filter((scenario) => scenario.tags.includes(KNOWN_MOCK_GAP))
+    for (const gap of gaps) console.info(`known mock gap:\n${describeFailure(gap)}`)
+    expect(gaps.filter((scenario) => scenario.outcome !== 'failed').map((scenario) => scenario.file)).toEqual([])
   })
 })
