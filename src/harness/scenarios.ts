@@ -50,7 +50,8 @@ export function scenarioFiles(paths: string[]): string[] {
   return [...new Set(files.map((file) => resolve(file)))]
 }
 
-function displayPath(file: string): string {
+/** A file as reports name it: relative to the working directory when below it, else absolute. */
+export function displayPath(file: string): string {
   const below = relative(process.cwd(), file)
   return below.startsWith('..') ? file : below
 }
@@ -192,8 +193,8 @@ export function loadScenarios(paths: string[], contracts: Contracts, options: Lo
     try {
       content = parseFile(path, readFileSync(path, 'utf8'))
     } catch (error) {
-      const where = error instanceof YAMLParseError && error.linePos ? `line ${error.linePos[0].line}` : 'syntax'
-      problems.push(`${file}: ${where}: ${(error as Error).message.split('\n')[0] ?? ''}`)
+      const where = error instanceof YAMLParseError && error.linePos ? `line ${error.linePos[0].line}, column ${error.linePos[0].col}` : 'syntax'
+      problems.push(`${file}: ${where}: ${((error as Error).message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '')}`)
       continue
     }
     const found = [...schemaProblems(content, validators)]
