@@ -117,9 +117,9 @@ export function toServeConfig(options: Record<string, unknown>): ServeConfig {
 
 export interface VerifyConfig {
   base: string | undefined
-  /** Tokens by role from --token, --role-token, the environment and --env-file (in that order of precedence). */
+  /** Tokens by role from --token, --role-token, the environment and --tokens-file (in that order of precedence). */
   tokens: Record<string, string>
-  envFile: string | undefined
+  tokensFile: string | undefined
   scenarios: string[] | undefined
   grep: RegExp | undefined
   tags: string[]
@@ -172,7 +172,8 @@ export function verifyOptions(): Option[] {
     new Option('--base <url>', 'API base URL of the target, ending in /api/v2; default: start the mock in-process on a free port').argParser(apiBase),
     new Option('--token <token>', `the owner's token on the target (or ${tokenVariable('owner')})`).argParser(nonEmpty('the token')),
     new Option('--role-token <role=token>', `a token for another role (repeatable): ${TOKEN_ROLES.join(', ')}`).argParser(roleToken),
-    new Option('--env-file <file>', `read tokens from a file of lines ${tokenVariable('owner')}=..., ${tokenVariable('read-only')}=...`).argParser(nonEmpty('the env file')),
+    // Not --env-file: Node 20 takes --env-file for itself wherever it stands on the command line.
+    new Option('--tokens-file <file>', `read tokens from an env file of lines ${tokenVariable('owner')}=..., ${tokenVariable('read-only')}=...`).argParser(nonEmpty('the tokens file')),
     new Option('--scenarios <paths...>', 'scenario files or folders; default: the scenarios/ folder of the package'),
     new Option('--grep <regex>', 'only scenarios whose name or file matches (case-insensitive)').argParser(regex),
     new Option('--tag <tag>', 'only scenarios with this tag (repeatable: any of them)').argParser(collect).default([]),
@@ -189,11 +190,11 @@ export function verifyOptions(): Option[] {
   ]
 }
 
-/** Tokens by role: options first, then the environment, then the env file (as dotenv does, the environment wins over the file). */
-export function toVerifyConfig(options: Record<string, unknown>, environment: NodeJS.ProcessEnv, envFile: Record<string, string>): VerifyConfig {
+/** Tokens by role: options first, then the environment, then the tokens file (as with dotenv, the environment wins over the file). */
+export function toVerifyConfig(options: Record<string, unknown>, environment: NodeJS.ProcessEnv, tokensFile: Record<string, string>): VerifyConfig {
   const tokens: Record<string, string> = {}
   for (const role of TOKEN_ROLES) {
-    const value = environment[tokenVariable(role)] ?? envFile[tokenVariable(role)]
+    const value = environment[tokenVariable(role)] ?? tokensFile[tokenVariable(role)]
     if (value) tokens[role] = value
   }
   Object.assign(tokens, (options.roleToken as Record<string, string> | undefined) ?? {})
@@ -201,7 +202,7 @@ export function toVerifyConfig(options: Record<string, unknown>, environment: No
   return {
     base: options.base as string | undefined,
     tokens,
-    envFile: options.envFile as string | undefined,
+    tokensFile: options.tokensFile as string | undefined,
     scenarios: options.scenarios as string[] | undefined,
     grep: options.grep as RegExp | undefined,
     tags: options.tag as string[],
@@ -244,7 +245,7 @@ Examples:
     'after',
     `
 Tokens also come from ${TOKEN_ROLES.map(tokenVariable).join(', ')}
-(in the environment or the --env-file). Exit status: 0 nothing failed, 1 a scenario failed,
+(in the environment or the --tokens-file). Exit status: 0 nothing failed, 1 a scenario failed,
 2 bad usage, a bad scenario file or an unreachable target.
 Examples:
   ivs-mock verify

@@ -155,20 +155,20 @@ function inProcessMockConfig(): ServeConfig {
   return { ...toServeConfig(defaults), port: 0, host: '127.0.0.1', rateLimit: 1_000_000_000, cors: false }
 }
 
-/** Reads an env file of NAME=value lines (util.parseEnv: the dotenv syntax). */
-function readEnvFile(file: string | undefined): Record<string, string> {
+/** Reads a tokens file of NAME=value lines (util.parseEnv: the dotenv syntax). */
+function readTokensFile(file: string | undefined): Record<string, string> {
   if (!file) return {}
   try {
     return parseEnv(readFileSync(file, 'utf8')) as Record<string, string>
   } catch (error) {
-    throw new UsageError(`cannot read the env file ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`)
+    throw new UsageError(`cannot read the tokens file ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`)
   }
 }
 
 class UsageError extends Error {}
 
 async function verifyAction(options: Record<string, unknown>): Promise<number> {
-  const config = toVerifyConfig(options, process.env, readEnvFile(options.envFile as string | undefined))
+  const config = toVerifyConfig(options, process.env, readTokensFile(options.tokensFile as string | undefined))
   const scenarioPaths = config.scenarios ?? [scenariosDir]
   if (config.coverage) return printCoverage(scenarioPaths)
   const mock = config.base ? undefined : await startMock(inProcessMockConfig(), false)
