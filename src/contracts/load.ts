@@ -162,7 +162,11 @@ export class Contracts {
   private readonly queryAjv: Ajv2020
   private readonly compiled = new Map<string, ValidateFunction>()
 
-  constructor(dir = contractsDir, options: ContractsOptions = {}) {
+  constructor(
+    /** The contracts/ folder these were read from. */
+    readonly dir = contractsDir,
+    options: ContractsOptions = {},
+  ) {
     const validateSchema = options.validateSchemas ?? true
     this.ajv = newAjv({ validateSchema })
     this.queryAjv = newAjv({ validateSchema, useDefaults: true })

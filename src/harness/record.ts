@@ -7,14 +7,13 @@ import { writeFileSync } from 'node:fs'
 import { stringify } from 'yaml'
 import type { Contracts } from '../contracts/load.ts'
 import type { ProxiedExchange } from './proxy.ts'
+import { TOKEN_ROLES } from './runner.ts'
 
-/** The roles a scenario knows, in the order unnamed tokens get them. */
-export const RECORDED_ROLES = ['owner', 'member', 'read-only', 'assigned-only', 'assumed', 'other-team', 'legacy'] as const
 
 export interface RecordOptions {
   name: string
   description: string
-  /** Role names for tokens (role -> token); tokens not named take the free roles in order of appearance. */
+  /** Role names for tokens (role -> token); tokens not named take the free roles (TOKEN_ROLES order) as they appear. */
   roleTokens: Record<string, string>
 }
 
@@ -44,7 +43,7 @@ const capturable = (key: string, value: unknown) =>
 
 export function recordScenario(exchanges: readonly ProxiedExchange[], contracts: Contracts, options: RecordOptions): Scenario {
   const roles = new Map(Object.entries(options.roleTokens).map(([role, token]) => [token, role]))
-  const freeRoles: string[] = RECORDED_ROLES.filter((role) => !Object.keys(options.roleTokens).includes(role))
+  const freeRoles: string[] = TOKEN_ROLES.filter((role) => !Object.keys(options.roleTokens).includes(role))
   const roleOf = (token: string | undefined): string => {
     if (token === undefined) return 'none'
     let role = roles.get(token)
