@@ -12,6 +12,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
 import { parse as parseYaml } from 'yaml'
+import { runToExit } from '../support/process.ts'
 
 const BIN = fileURLToPath(new URL('../../bin/ivs-mock.js', import.meta.url))
 const MB = 1024 * 1024
@@ -304,5 +305,54 @@ describe('in front of a deliberately wrong server', () => {
     expect(xml).toContain('<testsuites tests="3" failures="3"')
     expect(xml).toContain('<testcase classname="clients.get" name="GET /api/v2/clients/7 -> 200"')
     expect(proxy.output()).toContain('GET /api/v2/clients/7 -> 200 clients.get ✗ 0 request, ')
+  })
+})
+
+describe('--record', () => {
+  it("writes a client's session through the proxy as a scenario that replays green on a fresh mock", { timeout: 180_000 }, async () => {
+    const folder = tempFolder()
+    const scenarioFile = join(folder, 'session.yaml')
+    const mock = await startMock()
+    const made = await send(mock.origin, 'POST', '/_mock/teams', { headers: { 'Content-Type': 'application/json' }, body: '{}' })
+    expect(made.status).toBe(201)
+    const tokens = JSON.parse(made.text).tokens as Record<string, string>
+    const proxy = await startProxy(mock.origin, '--record', scenarioFile, '--role-token', `read-only=${tokens['read-only'] as string}`)
+    const as = (role: string, body?: unknown) => ({
+      headers: { Authorization: `Bearer ${tokens[role] as string}`, ...(body !== undefined && { 'Content-Type': 'application/json' }) },
+      ...(body !== undefined && { body: JSON.stringify(body) }),
+    })
+
+    const client = await send(proxy.origin, 'POST', '/api/v2/clients', as('owner', { name: { first_name: 'Ada', last_name: 'Lovelace' }, email: 'ada@example.com', reference: 'AL-1' }))
+    expect(client.status, client.text).toBe(201)
+    const clientId = JSON.parse(client.text).id as number
+    expect((await send(proxy.origin, 'PATCH', `/api/v2/clients/${clientId}`, as('owner', { mobile: '07700 900123' }))).status).toBe(200)
+    const record = await send(proxy.origin, 'POST', '/api/v2/records', as('owner', { client: clientId, steps: [{ type: 'check.identity' }], notification: false }))
+    expect(record.status, record.text).toBe(201)
+    const recordId = JSON.parse(record.text).id as number
+    expect((await send(proxy.origin, 'GET', `/api/v2/records/${recordId}?expand=client`, as('owner'))).status).toBe(200)
+    expect((await send(proxy.origin, 'GET', `/api/v2/clients/${clientId}`, as('read-only'))).status).toBe(200)
+    expect((await send(proxy.origin, 'DELETE', `/api/v2/clients/${clientId}`, as('read-only'))).status).toBe(403)
+    expect(await stop(proxy.child)).toBe(0)
+
+    const text = readFileSync(scenarioFile, 'utf8')
+    expect(text.startsWith('# yaml-language-server: $schema=../contracts/scenario.schema.json\n')).toBe(true)
+    const scenario = parseYaml(text)
+    expect(scenario.steps.map((step: any) => [step.operation, step.as, step.params ?? {}, step.expect.status])).toEqual([
+      ['clients.create', 'owner', {}, 201],
+      ['clients.update', 'owner', { id: '{{clientId}}' }, 200],
+      ['records.create', 'owner', {}, 201],
+      ['records.get', 'owner', { id: '{{recordId}}' }, 200],
+      ['clients.get', 'read-only', { id: '{{clientId}}' }, 200],
+      ['clients.delete', 'read-only', { id: '{{clientId}}' }, 403],
+    ])
+    expect(scenario.steps[0].capture).toEqual({ clientId: 'body.id' })
+    expect(scenario.steps[2].body).toEqual({ client: '{{clientId}}', steps: [{ type: 'check.identity' }], notification: false })
+    expect(scenario.steps[2].capture).toEqual({ recordId: 'body.id' })
+    expect(scenario.steps[0].expect.body).toMatchObject({ id: { type: 'integer' }, created_at: { type: 'string' }, email: 'ada@example.com', reference: 'AL-1' })
+
+    // Replayed by the scenario runner against a mock of its own, in a fresh team.
+    const replay = await runToExit(BIN, ['verify', '--scenarios', scenarioFile], { limitMs: 120_000, started: (child) => running.add(child) })
+    expect(replay.code, `${replay.stdout}\n${replay.stderr}`).toBe(0)
+    expect(replay.stdout).toContain('1 passed, 0 failed, 0 skipped')
   })
 })
