@@ -207,7 +207,7 @@ async function sequentialLatency(urls: string[], headers: Record<string, string>
       const began = performance.now()
       httpGet(url, { headers, agent }, (res) => {
         res.resume()
-        res.on('end', () => resolve(performance.now() - began))
+        res.on('end', () => (res.statusCode === 200 ? resolve(performance.now() - began) : reject(new Error(`${url} answered ${res.statusCode}`))))
       }).on('error', reject)
     })
   const warmup = Math.min(200, count)

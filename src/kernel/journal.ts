@@ -18,10 +18,8 @@ export interface Exchange {
   /** When it arrived, in milliseconds on the mock's clock. */
   atMs: number
   method: string
-  /** The full path (API base included). */
-  path: string
-  /** The query string without '?' ('' when none). */
-  query: string
+  /** The request's absolute URL. */
+  url: string
   /** The operation the request reached; undefined when no route matched (or before routing, a 429). */
   op: OperationContract | undefined
   status: number
@@ -29,16 +27,18 @@ export interface Exchange {
   /** The team the caller acts in; undefined when the request cannot be traced to one. */
   team: number | undefined
   /** The JSON body as the operation read it. */
-  body?: string
+  body: string | undefined
   /** A 422's body: each field (or query parameter) with its messages. */
-  problems?: Record<string, unknown>
+  problems: Record<string, unknown> | undefined
   /** Why a 401 or 403 was answered. */
-  reason?: string
+  reason: string | undefined
 }
 
 interface Kept extends Exchange {
   id: number
   verdicts?: Verdict[]
+  path?: string
+  query?: string
 }
 
 /** A fixed-size ring: pushing onto a full ring drops the oldest item. */
@@ -88,7 +88,9 @@ export class Journal {
     return this.size > 0
   }
 
-  record(exchange: Exchange): void {
+  /** Keeps an exchange; its JSON body (as read by the gate) once the read settles, unless it is longer than MAX_KEPT_BODY. */
+  record(exchange: Exchange, body?: Promise<string>): void {
+    if (body) void body.then((text) => (exchange.body = text.length <= MAX_KEPT_BODY ? text : undefined))
     const key = exchange.team ?? UNATTRIBUTED
     let ring = this.rings.get(key)
     if (!ring) {
@@ -97,7 +99,6 @@ export class Journal {
     }
     const kept = exchange as Kept
     kept.id = ++this.sequence
-    if (kept.body !== undefined && kept.body.length > MAX_KEPT_BODY) delete kept.body
     ring.push(kept)
   }
 
@@ -130,7 +131,14 @@ export class Journal {
   }
 
   private present(kept: Kept): MockJournalEntryJson {
-    kept.verdicts ??= this.verdictsOf(kept)
+    if (kept.path === undefined) {
+      const { url } = kept
+      const pathStart = url.indexOf('/', url.indexOf('//') + 2)
+      const queryStart = url.indexOf('?', pathStart)
+      kept.path = queryStart === -1 ? url.slice(pathStart) : url.slice(pathStart, queryStart)
+      kept.query = queryStart === -1 ? '' : url.slice(queryStart + 1)
+    }
+    kept.verdicts ??= this.verdictsOf(kept as Kept & { path: string; query: string })
     return {
       object: 'mock_journal_entry',
       id: kept.id,
@@ -138,7 +146,7 @@ export class Journal {
       at: toTimestamp(new Date(kept.atMs)),
       method: kept.method,
       path: kept.path,
-      query: kept.query,
+      query: kept.query as string,
       operation: kept.op?.id ?? null,
       status: kept.status,
       duration_ms: Math.round(kept.durationMs * 1000) / 1000,
@@ -146,7 +154,7 @@ export class Journal {
     }
   }
 
-  private verdictsOf(exchange: Exchange): Verdict[] {
+  private verdictsOf(exchange: Kept & { path: string; query: string }): Verdict[] {
     const verdicts: Verdict[] = []
     const { status, op } = exchange
     if (status === 422 && exchange.problems) {
