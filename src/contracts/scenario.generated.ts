@@ -104,9 +104,9 @@ query?: Query
 /**
  * The JSON request body (any JSON value; sent with Content-Type: application/json).
  */
-body?: {
-[k: string]: unknown
-}
+body?: ({
+
+} | unknown[] | string | number | boolean | null)
 /**
  * A body sent as-is (set Content-Type in headers); instead of body.
  */
@@ -184,21 +184,21 @@ export interface MatcherObject {
 /**
  * Deep equality with this value (any JSON).
  */
-equals?: {
-[k: string]: unknown
-}
+equals?: ({
+
+} | unknown[] | string | number | boolean | null)
 /**
  * Objects: every listed key holds the listed value (recursively, other keys allowed); arrays: by position, the same length or longer; scalars: equality.
  */
-subset?: {
-[k: string]: unknown
-}
+subset?: ({
+
+} | unknown[] | string | number | boolean | null)
 /**
  * The value is an array with at least one item that matches this value as a subset.
  */
-contains?: {
-[k: string]: unknown
-}
+contains?: ({
+
+} | unknown[] | string | number | boolean | null)
 /**
  * The value equals one of these.
  * 
@@ -278,9 +278,9 @@ query?: Query
 /**
  * The JSON request body (any JSON value; sent with Content-Type: application/json).
  */
-body?: {
-[k: string]: unknown
-}
+body?: ({
+
+} | unknown[] | string | number | boolean | null)
 /**
  * A body sent as-is (set Content-Type in headers); instead of body.
  */
@@ -308,9 +308,9 @@ query?: Query
 /**
  * The JSON request body.
  */
-body?: {
-[k: string]: unknown
-}
+body?: ({
+
+} | unknown[] | string | number | boolean | null)
 expect?: Expect
 capture?: Capture
 }
