@@ -208,6 +208,9 @@ function undoOperationOf(contracts: Contracts, created: OperationContract): Oper
   return undefined
 }
 
+const RATE_LIMIT_RETRIES = 3
+const RATE_LIMIT_WAIT_LIMIT_S = 60
+
 const successful = (status: number) => status >= 200 && status < 300
 
 export class Runner {
@@ -528,7 +531,7 @@ export class Runner {
     const deadline = performance.now() + (poll?.timeout ?? 120) * 1000
     for (let attempt = 1; ; attempt++) {
       stepReport.failures = []
-      const exchange = await this.http.send(method, url, { headers, body, excerpt: bodyExcerpt })
+      const exchange = await this.sendWaitingOutRateLimit(method, url, { headers, body, excerpt: bodyExcerpt }, expectations)
       Object.assign(stepReport, { method, url, request: exchange.requestExcerpt, status: exchange.answer?.status })
       if (!exchange.answer) {
         stepReport.failures.push(`no answer: ${exchange.error ?? 'unknown error'}`)
@@ -546,6 +549,21 @@ export class Runner {
         return
       }
       await new Promise((resolve) => setTimeout(resolve, (poll.interval ?? 2) * 1000))
+    }
+  }
+
+  /**
+   * Sends a request; a 429 the step does not expect is waited out (Retry-After, at most
+   * RATE_LIMIT_WAIT_LIMIT_S each time, RATE_LIMIT_RETRIES times), since a real deployment limits
+   * the requests of a whole run, not of a scenario.
+   */
+  private async sendWaitingOutRateLimit(method: string, url: string, init: Parameters<HttpClient['send']>[2], expectations: Expect): Promise<Exchange> {
+    const expects429 = [expectations.status].flat().includes(429)
+    for (let retry = 0; ; retry++) {
+      const exchange = await this.http.send(method, url, init)
+      if (exchange.answer?.status !== 429 || expects429 || retry >= RATE_LIMIT_RETRIES) return exchange
+      const seconds = Number(exchange.answer.headers.get('retry-after'))
+      await new Promise((resolve) => setTimeout(resolve, Math.min(Number.isFinite(seconds) && seconds > 0 ? seconds : 1, RATE_LIMIT_WAIT_LIMIT_S) * 1000))
     }
   }
 

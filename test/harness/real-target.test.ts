@@ -69,4 +69,42 @@ describe('a target without the control API', () => {
     expect(kept.report.failed).toBe(0)
     expect(await totals(kept.target, kept.token)).toEqual({ clients: 2, webhooks: 1 })
   })
+
+  it('waits out a 429 the step does not expect (Retry-After) and sends the request again', async () => {
+    let limited = 0
+    const target = await startTarget(async (request, mockFetch) => {
+      if (new URL(request.url).pathname === '/api/v2/team' && limited++ === 0) {
+        return Response.json({ message: 'Too Many Attempts.' }, { status: 429, headers: { 'Retry-After': '1', 'X-RateLimit-Reset': '1', 'X-RateLimit-Limit': '200', 'X-RateLimit-Remaining': '0' } })
+      }
+      return withoutControl(request, mockFetch)
+    })
+    targets.push(target)
+    const report = await runScenarios({ base: target.base, scenarios: [`${FIXTURES}divergence/header.yaml`], tokens: { owner: target.mock.newTeam().tokens.owner } })
+    expect(report.scenarios[0]?.steps.map((step) => [step.outcome, step.status])).toEqual([['passed', 200]])
+    expect(limited).toBe(2)
+  })
+
+  it('with bail, starts no scenario after a failure and reports the rest skipped', async () => {
+    const target = await startTarget(async (request, mockFetch) =>
+      new URL(request.url).pathname === '/api/v2/status' && request.headers.has('authorization') ? new Response(null, { status: 500 }) : withoutControl(request, mockFetch),
+    )
+    targets.push(target)
+    const report = await runScenarios({
+      base: target.base,
+      scenarios: [`${FIXTURES}divergence/status.yaml`, `${FIXTURES}divergence/untouched.yaml`],
+      tokens: { owner: target.mock.newTeam().tokens.owner },
+      concurrency: 1,
+      bail: true,
+    })
+    expect(report.scenarios.map((scenario) => [scenario.outcome, scenario.skipReason])).toEqual([
+      ['failed', undefined],
+      ['skipped', '--bail: an earlier scenario failed'],
+    ])
+    expect(report.scenarios[0]?.steps[0]?.failures).toEqual([
+      'contract of status.get: header X-RateLimit-Limit: missing or not a whole number (absent)',
+      'contract of status.get: header X-RateLimit-Remaining: missing or not a whole number (absent)',
+      'contract of status.get: status: 500 is not a status status.get documents (204, 401, 429)',
+      'status: expected 204, got 500',
+    ])
+  })
 })
