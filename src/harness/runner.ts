@@ -9,7 +9,7 @@ import { loadContracts, type Contracts, type OperationContract } from '../contra
 import type { Expect, Matcher, Poll, Role } from '../contracts/scenario.generated.ts'
 import { Conformance } from './conformance.ts'
 import { Receiver, signatureMatches, type Delivery } from './receiver.ts'
-import { defaultSamplesDir, loadScenarios, stepKind, type ControlStep, type LoadedScenario, type OperationStep, type PathStep, type ReceiveStep, type Step } from './scenarios.ts'
+import { defaultSamplesDir, loadScenarios, stepKind, stepOperationId, type ControlStep, type LoadedScenario, type OperationStep, type PathStep, type ReceiveStep, type Step } from './scenarios.ts'
 import { excerpt, interpolate, mismatch, valueAt, VariableError, type Variables } from './values.ts'
 
 export type Outcome = 'passed' | 'failed' | 'skipped'
@@ -310,7 +310,7 @@ export class Runner {
       outcome: 'skipped',
       skipReason: reason,
       failures: [],
-      steps: scenario.steps.map((step) => ({ name: step.name, kind: stepKind(step), operationId: operationIdOf(step), outcome: 'skipped', failures: [], skipReason: reason, durationMs: 0 })),
+      steps: scenario.steps.map((step) => ({ name: step.name, kind: stepKind(step), operationId: stepOperationId(step, this.conformance), outcome: 'skipped', failures: [], skipReason: reason, durationMs: 0 })),
       durationMs: 0,
     }
   }
@@ -340,7 +340,7 @@ export class Runner {
       let halt: Halt | undefined
       for (const step of scenario.steps) {
         if (halt) {
-          report.steps.push({ name: step.name, kind: stepKind(step), operationId: operationIdOf(step), outcome: 'skipped', failures: [], skipReason: halt.reason, durationMs: 0 })
+          report.steps.push({ name: step.name, kind: stepKind(step), operationId: stepOperationId(step, this.conformance), outcome: 'skipped', failures: [], skipReason: halt.reason, durationMs: 0 })
           continue
         }
         const { stepReport, stop } = await this.runStep(step, variables, identity, key, cleanups)
@@ -448,7 +448,7 @@ export class Runner {
   private async runStep(step: Step, variables: Variables, identity: Identity, key: string, cleanups: Cleanup[]): Promise<{ stepReport: StepReport; stop?: Halt }> {
     const began = performance.now()
     const kind = stepKind(step)
-    const stepReport: StepReport = { name: step.name, kind, operationId: operationIdOf(step), outcome: 'passed', failures: [], durationMs: 0 }
+    const stepReport: StepReport = { name: step.name, kind, operationId: stepOperationId(step, this.conformance), outcome: 'passed', failures: [], durationMs: 0 }
     const finish = (stop?: Halt) => {
       stepReport.durationMs = Math.round(performance.now() - began)
       if (stepReport.failures.length > 0) {
@@ -665,12 +665,6 @@ export class Runner {
     this.expectBody(expectations.body, delivery.body, stepReport)
     if (stepReport.failures.length === 0) this.capture(step.capture, { body: delivery.body, header: (name) => delivery.headers[name.toLowerCase()] }, variables, stepReport)
   }
-}
-
-function operationIdOf(step: Step): string | undefined {
-  if ('operation' in step) return step.operation
-  if ('control' in step) return step.control
-  return undefined
 }
 
 /** Runs scenarios against a target and returns the report (see RunOptions). */
