@@ -298,7 +298,7 @@ export class Runner {
     const status = await this.http.send('GET', `${this.base}/status`, { headers: {} })
     if (!status.answer) throw new TargetUnreachableError(`cannot reach ${this.base} (GET /status: ${status.error ?? 'no answer'})`)
     const clock = await this.http.send('GET', `${this.origin}/_mock/clock`, { headers: { Accept: 'application/json' } })
-    this.control = clock.answer?.status === 200
+    this.control = clock.answer?.status === 200 && (clock.answer.body as { object?: unknown } | undefined)?.object === 'mock_clock'
   }
 
   private skipped(scenario: LoadedScenario, reason: string): ScenarioReport {
@@ -338,12 +338,13 @@ export class Runner {
       const variables = this.builtIns(scenario, identity, key)
       for (const [name, value] of Object.entries(scenario.vars ?? {})) variables[name] = interpolate(value, variables)
       let halt: Halt | undefined
+      const uncaptured = new Map<string, string>()
       for (const step of scenario.steps) {
         if (halt) {
           report.steps.push({ name: step.name, kind: stepKind(step), operationId: stepOperationId(step, this.conformance), outcome: 'skipped', failures: [], skipReason: halt.reason, durationMs: 0 })
           continue
         }
-        const { stepReport, stop } = await this.runStep(step, variables, identity, key, cleanups)
+        const { stepReport, stop } = await this.runStep(step, variables, identity, key, cleanups, uncaptured)
         report.steps.push(stepReport)
         halt = stop
       }
@@ -445,7 +446,11 @@ export class Runner {
     return variables
   }
 
-  private async runStep(step: Step, variables: Variables, identity: Identity, key: string, cleanups: Cleanup[]): Promise<{ stepReport: StepReport; stop?: Halt }> {
+  /**
+   * Runs one step. `uncaptured` names the variables that skipped steps would have captured (a
+   * control step skipped with --wait), so a step that needs one is skipped too, not failed.
+   */
+  private async runStep(step: Step, variables: Variables, identity: Identity, key: string, cleanups: Cleanup[], uncaptured: Map<string, string>): Promise<{ stepReport: StepReport; stop?: Halt }> {
     const began = performance.now()
     const kind = stepKind(step)
     const stepReport: StepReport = { name: step.name, kind, operationId: stepOperationId(step, this.conformance), outcome: 'passed', failures: [], durationMs: 0 }
@@ -462,6 +467,7 @@ export class Runner {
         const reason = `needs the mock's control API (/_mock), which ${this.base} does not have`
         stepReport.outcome = 'skipped'
         stepReport.skipReason = reason
+        for (const name of Object.keys(step.capture ?? {})) uncaptured.set(name, step.name)
         return finish(this.options.wait ? undefined : new Halt('skipped', reason))
       }
       if (kind === 'receive') {
@@ -477,8 +483,16 @@ export class Runner {
       await this.call(step as OperationStep | PathStep | ControlStep, variables, identity, stepReport, cleanups)
       return finish()
     } catch (error) {
-      if (error instanceof VariableError) stepReport.failures.push(error.message)
-      else throw error
+      if (!(error instanceof VariableError)) throw error
+      const skippedStep = uncaptured.get(error.variable.split('.')[0] ?? '')
+      if (skippedStep === undefined) {
+        stepReport.failures.push(error.message)
+      } else {
+        stepReport.failures = []
+        stepReport.outcome = 'skipped'
+        stepReport.skipReason = `needs {{${error.variable}}}, which the skipped step "${skippedStep}" captures`
+        for (const name of Object.keys(step.capture ?? {})) uncaptured.set(name, step.name)
+      }
       return finish()
     }
   }

@@ -61,6 +61,18 @@ describe('a target without the control API', () => {
     expect(report.failed).toBe(0)
   })
 
+  it('with wait, skips a step that needs what a skipped control step would have captured', async () => {
+    const target = await startTarget(withoutControl)
+    targets.push(target)
+    const report = await runScenarios({ base: target.base, scenarios: [`${FIXTURES}wait`], tokens: { owner: target.mock.newTeam().tokens.owner }, wait: true })
+    expect(report.scenarios[0]?.steps.map((step) => [step.outcome, step.name, step.skipReason])).toEqual([
+      ['skipped', "read the mock's clock", `needs the mock's control API (/_mock), which ${target.base} does not have`],
+      ['skipped', 'list the clients created since then', `needs {{now}}, which the skipped step "read the mock's clock" captures`],
+      ['passed', 'the token works', undefined],
+    ])
+    expect(report.failed).toBe(0)
+  })
+
   it('deletes what the scenarios created, unless keep', async () => {
     const cleaned = await runWithoutControl()
     expect(cleaned.report.failed).toBe(0)
