@@ -87,6 +87,8 @@ export interface RunOptions {
   tags?: string[]
   /** A public address that forwards to the runner's receiver (for a target that cannot reach loopback). */
   receiverUrl?: string
+  /** The port of the runner's receiver on 127.0.0.1 (default: a free one), for a forward set up in advance. */
+  receiverPort?: number
   /** Where upload samples are (default: fixtures/samples). */
   samplesDir?: string
   /** Called with the scenarios that will run, once selected (before any starts). */
@@ -248,7 +250,11 @@ export class Runner {
     if (scenarios.length === 0) return { base: this.base, control: this.control, startedAt, durationMs: 0, passed: 0, failed: 0, skipped: 0, scenarios: [] }
     this.options.onSelected?.(scenarios)
     if (scenarios.some((scenario) => JSON.stringify(scenario.steps).includes('"receive"') || JSON.stringify(scenario).includes('receiver.url'))) {
-      this.receiver = await Receiver.start()
+      try {
+        this.receiver = await Receiver.start(this.options.receiverPort)
+      } catch (error) {
+        throw new RunUsageError(`cannot start the webhook receiver on 127.0.0.1:${this.options.receiverPort ?? 0}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`)
+      }
       this.receiverReachable = this.options.receiverUrl !== undefined || isLoopback(new URL(this.base))
     }
     const reports: ScenarioReport[] = new Array<ScenarioReport>(scenarios.length)

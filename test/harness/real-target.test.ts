@@ -1,6 +1,7 @@
 // A target without the mock's control API, as a real deployment: tokens come from options, control
 // steps skip with their reason (or alone, with wait), scenarios whose role has no token skip, and
 // nothing fails.
+import { createServer, type AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { runScenarios, type RunReport } from '../../src/harness/runner.ts'
 import { FIXTURES, startTarget, type Target, type Wrapper } from './support.ts'
@@ -118,5 +119,17 @@ describe('a target without the control API', () => {
       'contract of status.get: status: 500 is not a status status.get documents (204, 401, 429)',
       'status: expected 204, got 500',
     ])
+  })
+
+  it('listens for webhooks on the receiver port it is given', async () => {
+    const probe = createServer()
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve))
+    const { port } = probe.address() as AddressInfo
+    await new Promise<void>((resolve) => probe.close(() => resolve()))
+    const target = await startTarget()
+    targets.push(target)
+    const report = await runScenarios({ base: target.base, scenarios: [`${FIXTURES}suite/webhook.yaml`], receiverPort: port })
+    expect(report.scenarios[0]?.steps.map((step) => step.outcome)).toEqual(['passed', 'passed', 'passed'])
+    expect(report.scenarios[0]?.steps[2]?.url).toBe(`http://127.0.0.1:${port}/0-a-webhook-pointed-at-the-runner-receives`)
   })
 })
