@@ -226,7 +226,7 @@ export class Runner {
   private receiver: Receiver | undefined
   private receiverReachable = false
   private readonly usersByToken = new Map<string, Promise<{ id: unknown; name: unknown } | undefined>>()
-  private teamOfTarget: Promise<unknown> | undefined
+  private readonly teamsByToken = new Map<string, Promise<unknown>>()
 
   constructor(private readonly options: RunOptions) {
     this.contracts = options.contracts ?? loadContracts()
@@ -249,7 +249,7 @@ export class Runner {
     await this.probe()
     if (scenarios.length === 0) return { base: this.base, control: this.control, startedAt, durationMs: 0, passed: 0, failed: 0, skipped: 0, scenarios: [] }
     this.options.onSelected?.(scenarios)
-    if (scenarios.some((scenario) => JSON.stringify(scenario.steps).includes('"receive"') || JSON.stringify(scenario).includes('receiver.url'))) {
+    if (scenarios.some((scenario) => scenario.steps.some((step) => stepKind(step) === 'receive') || JSON.stringify(scenario).includes('{{receiver.url}}'))) {
       try {
         this.receiver = await Receiver.start(this.options.receiverPort)
       } catch (error) {
@@ -341,8 +341,14 @@ export class Runner {
     let identity: Identity | undefined
     try {
       identity = await this.identify(scenario)
-      const variables = this.builtIns(scenario, identity, key)
-      for (const [name, value] of Object.entries(scenario.vars ?? {})) variables[name] = interpolate(value, variables)
+      const variables = this.builtIns(identity, key)
+      for (const [name, value] of Object.entries(scenario.vars ?? {})) {
+        try {
+          variables[name] = interpolate(value, variables)
+        } catch (error) {
+          throw error instanceof VariableError ? new Halt('failed', `vars.${name}: ${error.message}`) : error
+        }
+      }
       let halt: Halt | undefined
       const uncaptured = new Map<string, string>()
       for (const step of scenario.steps) {
@@ -404,7 +410,7 @@ export class Runner {
     }
     const identity: Identity = { tokens, users: {}, teams: [] }
     const text = JSON.stringify(scenario)
-    if (text.includes('{{team.id')) identity.teamId = ((await this.targetTeam(tokens.owner)) as { id?: unknown } | undefined)?.id as number | undefined
+    if (text.includes('{{team.id') && tokens.owner) identity.teamId = ((await this.targetTeam(tokens.owner)) as { id?: unknown } | undefined)?.id as number | undefined
     if (text.includes('{{users.')) {
       for (const role of TOKEN_ROLES) {
         const token = tokens[role]
@@ -423,11 +429,16 @@ export class Runner {
     return team
   }
 
-  private targetTeam(token: string | undefined): Promise<unknown> {
-    this.teamOfTarget ??= this.http
-      .send('GET', `${this.base}/team`, { headers: { Authorization: `Bearer ${token ?? ''}`, Accept: 'application/json' } })
-      .then((exchange) => (exchange.answer?.status === 200 ? exchange.answer.body : undefined))
-    return this.teamOfTarget
+  /** GET /team with a token, once per token and run. */
+  private targetTeam(token: string): Promise<unknown> {
+    let team = this.teamsByToken.get(token)
+    if (!team) {
+      team = this.http
+        .send('GET', `${this.base}/team`, { headers: { Authorization: `Bearer ${token}`, Accept: 'application/json' } })
+        .then((exchange) => (exchange.answer?.status === 200 ? exchange.answer.body : undefined))
+      this.teamsByToken.set(token, team)
+    }
+    return team
   }
 
   private userOf(token: string): Promise<{ id: unknown; name: unknown } | undefined> {
@@ -444,7 +455,7 @@ export class Runner {
     return user
   }
 
-  private builtIns(scenario: LoadedScenario, identity: Identity, key: string): Variables {
+  private builtIns(identity: Identity, key: string): Variables {
     const receiverBase = (this.options.receiverUrl ?? this.receiver?.origin)?.replace(/\/+$/, '')
     const variables: Variables = { 'run.id': this.runId, base: this.base, users: identity.users }
     if (identity.teamId !== undefined) variables['team.id'] = identity.teamId
