@@ -187,6 +187,7 @@ export interface VerifyConfig {
   keep: boolean
   readOnly: boolean
   receiverUrl: string | undefined
+  receiverPort: number | undefined
   coverage: boolean
 }
 
@@ -241,6 +242,7 @@ export function verifyOptions(): Option[] {
     new Option('--keep', 'keep what the scenarios made (fresh teams on the mock, resources on a target)'),
     new Option('--read-only', 'run only the scenarios that change nothing (mutates: false)'),
     new Option('--receiver-url <url>', "public URL that forwards to the runner's webhook receiver (for a target that cannot reach this machine)").argParser(httpUrl),
+    new Option('--receiver-port <port>', "port of the runner's webhook receiver on 127.0.0.1 (default: a free one), for the forward behind --receiver-url").argParser(integer('the receiver port', 1, 65_535)),
     new Option('--coverage', 'print, per API operationId, how many scenario steps call it, and the uncovered ones; run nothing'),
   ]
 }
@@ -270,6 +272,7 @@ export function toVerifyConfig(options: Record<string, unknown>, environment: No
     keep: options.keep === true,
     readOnly: options.readOnly === true,
     receiverUrl: options.receiverUrl as string | undefined,
+    receiverPort: options.receiverPort as number | undefined,
     coverage: options.coverage === true,
   }
 }

@@ -192,6 +192,7 @@ async function verifyAction(options: Record<string, unknown>): Promise<number> {
       keep: config.keep,
       readOnly: config.readOnly,
       receiverUrl: config.receiverUrl,
+      receiverPort: config.receiverPort,
       samplesDir,
     })
   } finally {

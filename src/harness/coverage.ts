@@ -2,7 +2,7 @@
 // step calls (the coverage test fails on those).
 import type { Contracts } from '../contracts/load.ts'
 import { Conformance } from './conformance.ts'
-import type { LoadedScenario } from './scenarios.ts'
+import { stepOperationId, type LoadedScenario } from './scenarios.ts'
 
 export interface Coverage {
   /** Every API operation (contracts/operations) with the number of scenario steps that call it. */
@@ -17,13 +17,7 @@ export function coverage(scenarios: LoadedScenario[], contracts: Contracts): Cov
   for (const op of contracts.operations.values()) if (op.surface === 'api') calls.set(op.id, 0)
   for (const scenario of scenarios) {
     for (const step of scenario.steps) {
-      let id: string | undefined
-      if ('operation' in step) id = step.operation
-      else if ('method' in step) {
-        // A path step names a contract path (/clients/{id}) or a concrete one (/clients/12).
-        const byTemplate = [...contracts.operations.values()].find((op) => op.surface === 'api' && op.method === step.method && op.path === step.path)
-        id = byTemplate?.id ?? conformance.match(step.method, step.path.replace(/\{[^}]+\}/g, '1'))?.op.id
-      }
+      const id = stepOperationId(step, conformance)
       if (id !== undefined && calls.has(id)) calls.set(id, (calls.get(id) ?? 0) + 1)
     }
   }

@@ -35,11 +35,12 @@ export class Receiver {
     readonly origin: string,
   ) {}
 
-  static async start(): Promise<Receiver> {
+  /** Listens on 127.0.0.1 at `port` (0: a free one). */
+  static async start(port = 0): Promise<Receiver> {
     const server = createServer()
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject)
-      server.listen(0, '127.0.0.1', resolve)
+      server.listen(port, '127.0.0.1', resolve)
     })
     const receiver = new Receiver(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}`)
     server.on('request', (request: IncomingMessage, response: ServerResponse) => {

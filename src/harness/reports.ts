@@ -3,7 +3,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import junitModule from 'junit-report-builder'
-import { createSpinner, type Spinner } from 'nanospinner'
 import type { LoadedScenario } from './scenarios.ts'
 import type { RunReport, ScenarioReport } from './runner.ts'
 
@@ -41,47 +40,55 @@ export interface ConsoleOptions {
   total: number
 }
 
-/** One line per scenario as it ends; on a terminal a spinner line below them tells what is running. */
+const SPINNER_FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏']
+const CLEAR_LINE = '\r\x1b[2K'
+
+/**
+ * One line per scenario as it ends; on a terminal a live line below them (spinner, how many are
+ * done, what is running), redrawn in place with plain ANSI and cut to the terminal's width so it
+ * never wraps.
+ */
 export class ConsoleReporter {
   private readonly stream: NodeJS.WriteStream
-  private readonly spinner: Spinner | undefined
+  private readonly live: boolean
   private readonly running = new Set<string>()
   private done = 0
+  private frame = 0
+  private timer: NodeJS.Timeout | undefined
 
   constructor(private readonly options: ConsoleOptions) {
     this.stream = options.stream ?? process.stdout
-    const live = options.live ?? (this.stream.isTTY && !process.env.CI)
-    this.spinner = live ? createSpinner('', { stream: this.stream }) : undefined
+    this.live = options.live ?? (this.stream.isTTY === true && !process.env.CI)
   }
 
   started(scenario: LoadedScenario): void {
     this.running.add(scenario.name)
-    this.refresh()
+    if (this.live && !this.timer) {
+      this.timer = setInterval(() => this.draw(), 80)
+      this.timer.unref()
+    }
+    this.draw()
   }
 
   ended(scenario: ScenarioReport): void {
     this.running.delete(scenario.name)
     this.done++
     const lines = [outcomeLine(scenario), ...(scenario.outcome === 'failed' ? failureDetails(scenario).map((line) => `    ${line}`) : [])]
-    if (this.spinner) this.spinner.clear()
-    this.stream.write(`${lines.join('\n')}\n`)
-    this.refresh()
+    this.stream.write(`${this.live ? CLEAR_LINE : ''}${lines.join('\n')}\n`)
+    this.draw()
   }
 
-  private refresh(): void {
-    if (!this.spinner) return
-    const text = `${this.done}/${this.options.total} ${[...this.running].join(' · ')}`
-    this.spinner.update({ text: text.length > 100 ? `${text.slice(0, 99)}…` : text })
-    if (!this.spinner.isSpinning()) this.spinner.start()
-    else this.spinner.render()
+  private draw(): void {
+    if (!this.live) return
+    this.frame = (this.frame + 1) % SPINNER_FRAMES.length
+    const width = Math.max(20, (this.stream.columns || 80) - 1)
+    const text = `${SPINNER_FRAMES[this.frame] ?? ''} ${this.done}/${this.options.total} ${[...this.running].join(' · ')}`
+    this.stream.write(`${CLEAR_LINE}${text.length > width ? `${text.slice(0, width - 1)}…` : text}`)
   }
 
   finish(report: RunReport): void {
-    if (this.spinner) {
-      this.spinner.clear()
-      this.spinner.stop()
-    }
-    this.stream.write(`${summaryLine(report)}\n`)
+    clearInterval(this.timer)
+    this.stream.write(`${this.live ? CLEAR_LINE : ''}${summaryLine(report)}\n`)
   }
 }
 

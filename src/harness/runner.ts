@@ -9,7 +9,7 @@ import { loadContracts, type Contracts, type OperationContract } from '../contra
 import type { Expect, Matcher, Poll, Role } from '../contracts/scenario.generated.ts'
 import { Conformance } from './conformance.ts'
 import { Receiver, signatureMatches, type Delivery } from './receiver.ts'
-import { defaultSamplesDir, loadScenarios, stepKind, type ControlStep, type LoadedScenario, type OperationStep, type PathStep, type ReceiveStep, type Step } from './scenarios.ts'
+import { defaultSamplesDir, loadScenarios, stepKind, stepOperationId, type ControlStep, type LoadedScenario, type OperationStep, type PathStep, type ReceiveStep, type Step } from './scenarios.ts'
 import { excerpt, interpolate, mismatch, valueAt, VariableError, type Variables } from './values.ts'
 
 export type Outcome = 'passed' | 'failed' | 'skipped'
@@ -87,6 +87,8 @@ export interface RunOptions {
   tags?: string[]
   /** A public address that forwards to the runner's receiver (for a target that cannot reach loopback). */
   receiverUrl?: string
+  /** The port of the runner's receiver on 127.0.0.1 (default: a free one), for a forward set up in advance. */
+  receiverPort?: number
   /** Where upload samples are (default: fixtures/samples). */
   samplesDir?: string
   /** Called with the scenarios that will run, once selected (before any starts). */
@@ -208,6 +210,9 @@ function undoOperationOf(contracts: Contracts, created: OperationContract): Oper
   return undefined
 }
 
+const RATE_LIMIT_RETRIES = 3
+const RATE_LIMIT_WAIT_LIMIT_S = 60
+
 const successful = (status: number) => status >= 200 && status < 300
 
 export class Runner {
@@ -221,7 +226,7 @@ export class Runner {
   private receiver: Receiver | undefined
   private receiverReachable = false
   private readonly usersByToken = new Map<string, Promise<{ id: unknown; name: unknown } | undefined>>()
-  private teamOfTarget: Promise<unknown> | undefined
+  private readonly teamsByToken = new Map<string, Promise<unknown>>()
 
   constructor(private readonly options: RunOptions) {
     this.contracts = options.contracts ?? loadContracts()
@@ -244,8 +249,12 @@ export class Runner {
     await this.probe()
     if (scenarios.length === 0) return { base: this.base, control: this.control, startedAt, durationMs: 0, passed: 0, failed: 0, skipped: 0, scenarios: [] }
     this.options.onSelected?.(scenarios)
-    if (scenarios.some((scenario) => JSON.stringify(scenario.steps).includes('"receive"') || JSON.stringify(scenario).includes('receiver.url'))) {
-      this.receiver = await Receiver.start()
+    if (scenarios.some((scenario) => scenario.steps.some((step) => stepKind(step) === 'receive') || JSON.stringify(scenario).includes('{{receiver.url}}'))) {
+      try {
+        this.receiver = await Receiver.start(this.options.receiverPort)
+      } catch (error) {
+        throw new RunUsageError(`cannot start the webhook receiver on 127.0.0.1:${this.options.receiverPort ?? 0}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`)
+      }
       this.receiverReachable = this.options.receiverUrl !== undefined || isLoopback(new URL(this.base))
     }
     const reports: ScenarioReport[] = new Array<ScenarioReport>(scenarios.length)
@@ -295,7 +304,7 @@ export class Runner {
     const status = await this.http.send('GET', `${this.base}/status`, { headers: {} })
     if (!status.answer) throw new TargetUnreachableError(`cannot reach ${this.base} (GET /status: ${status.error ?? 'no answer'})`)
     const clock = await this.http.send('GET', `${this.origin}/_mock/clock`, { headers: { Accept: 'application/json' } })
-    this.control = clock.answer?.status === 200
+    this.control = clock.answer?.status === 200 && (clock.answer.body as { object?: unknown } | undefined)?.object === 'mock_clock'
   }
 
   private skipped(scenario: LoadedScenario, reason: string): ScenarioReport {
@@ -307,7 +316,7 @@ export class Runner {
       outcome: 'skipped',
       skipReason: reason,
       failures: [],
-      steps: scenario.steps.map((step) => ({ name: step.name, kind: stepKind(step), operationId: operationIdOf(step), outcome: 'skipped', failures: [], skipReason: reason, durationMs: 0 })),
+      steps: scenario.steps.map((step) => ({ name: step.name, kind: stepKind(step), operationId: stepOperationId(step, this.conformance), outcome: 'skipped', failures: [], skipReason: reason, durationMs: 0 })),
       durationMs: 0,
     }
   }
@@ -332,15 +341,22 @@ export class Runner {
     let identity: Identity | undefined
     try {
       identity = await this.identify(scenario)
-      const variables = this.builtIns(scenario, identity, key)
-      for (const [name, value] of Object.entries(scenario.vars ?? {})) variables[name] = interpolate(value, variables)
+      const variables = this.builtIns(identity, key)
+      for (const [name, value] of Object.entries(scenario.vars ?? {})) {
+        try {
+          variables[name] = interpolate(value, variables)
+        } catch (error) {
+          throw error instanceof VariableError ? new Halt('failed', `vars.${name}: ${error.message}`) : error
+        }
+      }
       let halt: Halt | undefined
+      const uncaptured = new Map<string, string>()
       for (const step of scenario.steps) {
         if (halt) {
-          report.steps.push({ name: step.name, kind: stepKind(step), operationId: operationIdOf(step), outcome: 'skipped', failures: [], skipReason: halt.reason, durationMs: 0 })
+          report.steps.push({ name: step.name, kind: stepKind(step), operationId: stepOperationId(step, this.conformance), outcome: 'skipped', failures: [], skipReason: halt.reason, durationMs: 0 })
           continue
         }
-        const { stepReport, stop } = await this.runStep(step, variables, identity, key, cleanups)
+        const { stepReport, stop } = await this.runStep(step, variables, identity, key, cleanups, uncaptured)
         report.steps.push(stepReport)
         halt = stop
       }
@@ -394,7 +410,7 @@ export class Runner {
     }
     const identity: Identity = { tokens, users: {}, teams: [] }
     const text = JSON.stringify(scenario)
-    if (text.includes('{{team.id')) identity.teamId = ((await this.targetTeam(tokens.owner)) as { id?: unknown } | undefined)?.id as number | undefined
+    if (text.includes('{{team.id') && tokens.owner) identity.teamId = ((await this.targetTeam(tokens.owner)) as { id?: unknown } | undefined)?.id as number | undefined
     if (text.includes('{{users.')) {
       for (const role of TOKEN_ROLES) {
         const token = tokens[role]
@@ -413,11 +429,16 @@ export class Runner {
     return team
   }
 
-  private targetTeam(token: string | undefined): Promise<unknown> {
-    this.teamOfTarget ??= this.http
-      .send('GET', `${this.base}/team`, { headers: { Authorization: `Bearer ${token ?? ''}`, Accept: 'application/json' } })
-      .then((exchange) => (exchange.answer?.status === 200 ? exchange.answer.body : undefined))
-    return this.teamOfTarget
+  /** GET /team with a token, once per token and run. */
+  private targetTeam(token: string): Promise<unknown> {
+    let team = this.teamsByToken.get(token)
+    if (!team) {
+      team = this.http
+        .send('GET', `${this.base}/team`, { headers: { Authorization: `Bearer ${token}`, Accept: 'application/json' } })
+        .then((exchange) => (exchange.answer?.status === 200 ? exchange.answer.body : undefined))
+      this.teamsByToken.set(token, team)
+    }
+    return team
   }
 
   private userOf(token: string): Promise<{ id: unknown; name: unknown } | undefined> {
@@ -434,7 +455,7 @@ export class Runner {
     return user
   }
 
-  private builtIns(scenario: LoadedScenario, identity: Identity, key: string): Variables {
+  private builtIns(identity: Identity, key: string): Variables {
     const receiverBase = (this.options.receiverUrl ?? this.receiver?.origin)?.replace(/\/+$/, '')
     const variables: Variables = { 'run.id': this.runId, base: this.base, users: identity.users }
     if (identity.teamId !== undefined) variables['team.id'] = identity.teamId
@@ -442,10 +463,14 @@ export class Runner {
     return variables
   }
 
-  private async runStep(step: Step, variables: Variables, identity: Identity, key: string, cleanups: Cleanup[]): Promise<{ stepReport: StepReport; stop?: Halt }> {
+  /**
+   * Runs one step. `uncaptured` names the variables that skipped steps would have captured (a
+   * control step skipped with --wait), so a step that needs one is skipped too, not failed.
+   */
+  private async runStep(step: Step, variables: Variables, identity: Identity, key: string, cleanups: Cleanup[], uncaptured: Map<string, string>): Promise<{ stepReport: StepReport; stop?: Halt }> {
     const began = performance.now()
     const kind = stepKind(step)
-    const stepReport: StepReport = { name: step.name, kind, operationId: operationIdOf(step), outcome: 'passed', failures: [], durationMs: 0 }
+    const stepReport: StepReport = { name: step.name, kind, operationId: stepOperationId(step, this.conformance), outcome: 'passed', failures: [], durationMs: 0 }
     const finish = (stop?: Halt) => {
       stepReport.durationMs = Math.round(performance.now() - began)
       if (stepReport.failures.length > 0) {
@@ -459,6 +484,7 @@ export class Runner {
         const reason = `needs the mock's control API (/_mock), which ${this.base} does not have`
         stepReport.outcome = 'skipped'
         stepReport.skipReason = reason
+        for (const name of Object.keys(step.capture ?? {})) uncaptured.set(name, step.name)
         return finish(this.options.wait ? undefined : new Halt('skipped', reason))
       }
       if (kind === 'receive') {
@@ -474,8 +500,16 @@ export class Runner {
       await this.call(step as OperationStep | PathStep | ControlStep, variables, identity, stepReport, cleanups)
       return finish()
     } catch (error) {
-      if (error instanceof VariableError) stepReport.failures.push(error.message)
-      else throw error
+      if (!(error instanceof VariableError)) throw error
+      const skippedStep = uncaptured.get(error.variable.split('.')[0] ?? '')
+      if (skippedStep === undefined) {
+        stepReport.failures.push(error.message)
+      } else {
+        stepReport.failures = []
+        stepReport.outcome = 'skipped'
+        stepReport.skipReason = `needs {{${error.variable}}}, which the skipped step "${skippedStep}" captures`
+        for (const name of Object.keys(step.capture ?? {})) uncaptured.set(name, step.name)
+      }
       return finish()
     }
   }
@@ -528,7 +562,7 @@ export class Runner {
     const deadline = performance.now() + (poll?.timeout ?? 120) * 1000
     for (let attempt = 1; ; attempt++) {
       stepReport.failures = []
-      const exchange = await this.http.send(method, url, { headers, body, excerpt: bodyExcerpt })
+      const exchange = await this.sendWaitingOutRateLimit(method, url, { headers, body, excerpt: bodyExcerpt }, expectations)
       Object.assign(stepReport, { method, url, request: exchange.requestExcerpt, status: exchange.answer?.status })
       if (!exchange.answer) {
         stepReport.failures.push(`no answer: ${exchange.error ?? 'unknown error'}`)
@@ -546,6 +580,21 @@ export class Runner {
         return
       }
       await new Promise((resolve) => setTimeout(resolve, (poll.interval ?? 2) * 1000))
+    }
+  }
+
+  /**
+   * Sends a request; a 429 the step does not expect is waited out (Retry-After, at most
+   * RATE_LIMIT_WAIT_LIMIT_S each time, RATE_LIMIT_RETRIES times), since a real deployment limits
+   * the requests of a whole run, not of a scenario.
+   */
+  private async sendWaitingOutRateLimit(method: string, url: string, init: Parameters<HttpClient['send']>[2], expectations: Expect): Promise<Exchange> {
+    const expects429 = [expectations.status].flat().includes(429)
+    for (let retry = 0; ; retry++) {
+      const exchange = await this.http.send(method, url, init)
+      if (exchange.answer?.status !== 429 || expects429 || retry >= RATE_LIMIT_RETRIES) return exchange
+      const seconds = Number(exchange.answer.headers.get('retry-after'))
+      await new Promise((resolve) => setTimeout(resolve, Math.min(Number.isFinite(seconds) && seconds > 0 ? seconds : 1, RATE_LIMIT_WAIT_LIMIT_S) * 1000))
     }
   }
 
@@ -647,12 +696,6 @@ export class Runner {
     this.expectBody(expectations.body, delivery.body, stepReport)
     if (stepReport.failures.length === 0) this.capture(step.capture, { body: delivery.body, header: (name) => delivery.headers[name.toLowerCase()] }, variables, stepReport)
   }
-}
-
-function operationIdOf(step: Step): string | undefined {
-  if ('operation' in step) return step.operation
-  if ('control' in step) return step.control
-  return undefined
 }
 
 /** Runs scenarios against a target and returns the report (see RunOptions). */

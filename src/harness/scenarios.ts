@@ -6,6 +6,7 @@ import { extname, join, relative, resolve } from 'node:path'
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js'
 import { parse as parseYaml, YAMLParseError } from 'yaml'
 import { CONTRACTS_BASE, dotPath, type Contracts, type JsonSchema } from '../contracts/load.ts'
+import type { Conformance } from './conformance.ts'
 import type { ControlStep, OperationStep, PathStep, ReceiveStep, Scenario, Step } from '../contracts/scenario.generated.ts'
 
 export type { ControlStep, OperationStep, PathStep, ReceiveStep, Scenario, Step }
@@ -33,6 +34,18 @@ export function stepKind(step: Step): 'operation' | 'path' | 'control' | 'receiv
   if ('control' in step) return 'control'
   if ('receive' in step) return 'receive'
   return 'path'
+}
+
+/**
+ * The operationId a step calls: its operation or control operation, or for a method and path the
+ * operation with that contract path (/clients/{id}) or that a concrete path (/clients/12) reaches.
+ */
+export function stepOperationId(step: Step, conformance: Conformance): string | undefined {
+  if ('operation' in step) return step.operation
+  if ('control' in step) return step.control
+  if (!('method' in step)) return undefined
+  const byTemplate = [...conformance.contracts.operations.values()].find((op) => op.surface === 'api' && op.method === step.method && op.path === step.path)
+  return byTemplate?.id ?? conformance.match(step.method, step.path.replace(/\{[^}]+\}/g, '1'))?.op.id
 }
 
 /** The scenario files of some files and folders (folders searched recursively), in a stable order. */

@@ -4,7 +4,11 @@ import { isDeepStrictEqual } from 'node:util'
 import type { Matcher, MatcherObject } from '../contracts/scenario.generated.ts'
 
 /** A step used a variable that no earlier step or built-in defines. */
-export class VariableError extends Error {}
+export class VariableError extends Error {
+  constructor(readonly variable: string) {
+    super(`unknown variable {{${variable}}}`)
+  }
+}
 
 export type Variables = Record<string, unknown>
 
@@ -41,7 +45,7 @@ function variable(name: string, variables: Variables): unknown {
       if (found.found) return found.value
     }
   }
-  throw new VariableError(`unknown variable {{${name}}}`)
+  throw new VariableError(name)
 }
 
 /** Replaces {{name}} in every string of a JSON value; a string that is exactly one {{name}} becomes the variable's value. */

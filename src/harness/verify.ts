@@ -25,6 +25,7 @@ export interface VerifyRequest {
   keep?: boolean
   readOnly?: boolean
   receiverUrl?: string
+  receiverPort?: number
   samplesDir?: string
   /** Where the lines go (default: stdout and stderr). */
   out?: NodeJS.WriteStream
@@ -73,6 +74,7 @@ export async function verify(request: VerifyRequest): Promise<number> {
       grep: request.grep,
       tags: request.tags,
       receiverUrl: request.receiverUrl,
+      receiverPort: request.receiverPort,
       samplesDir: request.samplesDir,
       onSelected: (selected) => (reporter = new ConsoleReporter({ stream: out, total: selected.length })),
       onScenarioStart: (scenario) => reporter?.started(scenario),

@@ -22,7 +22,7 @@ afterEach(async () => {
 })
 
 function verify(args: string[], env: Record<string, string> = {}): Promise<Finished> {
-  const clean = { ...process.env, CI: '1', ...env }
+  const clean: NodeJS.ProcessEnv = { ...process.env, CI: '1', ...env }
   for (const name of Object.keys(clean)) if (name.startsWith('IVS_TOKEN_') && !(name in env)) delete clean[name]
   return runToExit(BIN, ['verify', ...args], { env: clean, limitMs: LIMIT_MS, started: (child) => running.add(child) })
 }

@@ -81,7 +81,7 @@ describe('reports', () => {
           { operationId: 'status.get', status: 204, outcome: 'passed', failures: [] },
           { operationId: 'status.get', status: 401, outcome: 'passed', failures: [] },
           { operationId: 'control.clock.get', status: undefined, outcome: 'skipped', failures: [] },
-          { operationId: undefined, status: undefined, outcome: 'skipped', failures: [] },
+          { operationId: 'status.get', status: undefined, outcome: 'skipped', failures: [] },
         ],
       },
     ])

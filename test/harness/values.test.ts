@@ -81,7 +81,7 @@ describe('interpolation', () => {
   })
 
   it('names an unknown variable', () => {
-    expect(() => interpolate({ id: '{{recordId}}' }, variables)).toThrow(new VariableError('unknown variable {{recordId}}'))
+    expect(() => interpolate({ id: '{{recordId}}' }, variables)).toThrow(new VariableError('recordId'))
     expect(() => interpolate('{{client.name.last_name}}', variables)).toThrow('unknown variable {{client.name.last_name}}')
   })
 })
