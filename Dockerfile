@@ -20,6 +20,7 @@ WORKDIR /app
 COPY package.json ./
 COPY contracts ./contracts
 COPY fixtures ./fixtures
+COPY scenarios ./scenarios
 COPY --from=build /app/dist ./dist
 USER node
 EXPOSE 4010

@@ -2,7 +2,7 @@
 // autocannon. Prints throughput and latency as ratios to the bare handler, start-up times and memory.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { createServer } from 'node:http'
+import { Agent, createServer, get as httpGet } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -89,9 +89,11 @@ const options = new Command('bench')
   .option('--startups <n>', 'start-ups of each server, interleaved; the median is reported', positiveInteger, 5)
   .option('--only-startup', 'measure start-up only, no load')
   .option('--large-team <clients>', 'clients of the large team made through POST /_mock/teams (0: none)', countOfClients, 100_000)
+  .option('--only <regex>', 'load only the targets whose name matches (the bare handler always runs)', (value: string) => new RegExp(value, 'i'))
+  .option('--latency-requests <n>', 'requests, one at a time, for the latency of GET /clients/{id} direct and through the proxy (0: none)', countOfClients, 2000)
   .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : 2))
   .parse(process.argv)
-  .opts<{ duration: number; connections: number; warmup: number; rounds: number; startups: number; onlyStartup?: boolean; largeTeam: number }>()
+  .opts<{ duration: number; connections: number; warmup: number; rounds: number; startups: number; onlyStartup?: boolean; largeTeam: number; only?: RegExp; latencyRequests: number }>()
 
 interface Started {
   child: ChildProcess
@@ -196,6 +198,30 @@ async function measureStartups(mockCommand: string[], bareCommand: string[]): Pr
   return { mock: median(mock), bare: median(bare) }
 }
 
+/** p50 and p99 in ms of `count` GET requests sent one at a time on one kept-alive connection per URL, the URLs taken in turn. */
+async function sequentialLatency(urls: string[], headers: Record<string, string>, count: number): Promise<Array<{ p50: number; p99: number }>> {
+  const agents = urls.map(() => new Agent({ keepAlive: true, maxSockets: 1 }))
+  const samples = urls.map(() => [] as number[])
+  const once = (url: string, agent: Agent) =>
+    new Promise<number>((resolve, reject) => {
+      const began = performance.now()
+      httpGet(url, { headers, agent }, (res) => {
+        res.resume()
+        res.on('end', () => (res.statusCode === 200 ? resolve(performance.now() - began) : reject(new Error(`${url} answered ${res.statusCode}`))))
+      }).on('error', reject)
+    })
+  const warmup = Math.min(200, count)
+  for (let index = 0; index < warmup + count; index++) {
+    for (const [which, url] of urls.entries()) {
+      const ms = await once(url, agents[which] as Agent)
+      if (index >= warmup) samples[which]?.push(ms)
+    }
+  }
+  for (const agent of agents) agent.destroy()
+  const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))] ?? 0
+  return samples.map((values) => ({ p50: percentile(values, 0.5), p99: percentile(values, 0.99) }))
+}
+
 const pad = (text: string, width: number) => text.padEnd(width)
 const num = (value: number, digits = 0) => value.toFixed(digits).padStart(9)
 
@@ -241,6 +267,12 @@ async function main(): Promise<void> {
     const record = ((await records.json()) as { data: Array<{ id: number }> }).data[0]
     if (!record) throw new Error('the seeded team has no record to read')
 
+    // The same mock without the traffic journal, and the validating proxy in front of the first.
+    const withoutJournal = await start([...mockCommand, '--journal-size', '0'])
+    children.push(withoutJournal.child)
+    const proxy = await start([bin, 'proxy', '--upstream', mock.origin, '--port', '0'])
+    children.push(proxy.child)
+
     // The bare handler answers the same client JSON, so both sides serialise the same payload.
     const bare = await start([bareBundle], { BARE_BODY: clientJson })
     children.push(bare.child)
@@ -256,18 +288,28 @@ async function main(): Promise<void> {
     const subscribed = await teamForWrites(mock.origin, 'Bench writes with a hanging webhook', hanging.url)
 
     console.log('running:')
+    const only = options.only
     const [baseline, ...targets] = (await measureAll([
       { name: 'bare Hono handler (fixed JSON)', url: `${bare.origin}/`, headers: {} },
-      { name: 'GET /clients/{id}', url: `${mock.origin}/api/v2/clients/${client.id}`, headers },
-      { name: 'GET /clients?limit=25', url: `${mock.origin}/api/v2/clients?limit=25`, headers },
-      { name: 'GET /records/{id}', url: `${mock.origin}/api/v2/records/${record.id}`, headers },
-      { name: 'GET /records?limit=25', url: `${mock.origin}/api/v2/records?limit=25`, headers },
-      { name: 'POST /clients, no webhook', url: `${mock.origin}/api/v2/clients`, headers: quiet, method: 'POST', body: NEW_CLIENT },
-      { name: 'POST /clients, hanging webhook', url: `${mock.origin}/api/v2/clients`, headers: subscribed, method: 'POST', body: NEW_CLIENT },
-      ...(large
-        ? [{ name: `GET /clients/{id}, ${options.largeTeam} clients`, url: `${mock.origin}/api/v2/clients/${large.clientId}`, headers: large.headers }]
-        : []),
+      ...([
+        { name: 'GET /clients/{id}', url: `${mock.origin}/api/v2/clients/${client.id}`, headers },
+        { name: 'GET /clients/{id}, journal off', url: `${withoutJournal.origin}/api/v2/clients/${client.id}`, headers },
+        { name: 'GET /clients/{id}, via the proxy', url: `${proxy.origin}/api/v2/clients/${client.id}`, headers },
+        { name: 'GET /clients?limit=25', url: `${mock.origin}/api/v2/clients?limit=25`, headers },
+        { name: 'GET /records/{id}', url: `${mock.origin}/api/v2/records/${record.id}`, headers },
+        { name: 'GET /records?limit=25', url: `${mock.origin}/api/v2/records?limit=25`, headers },
+        { name: 'POST /clients, no webhook', url: `${mock.origin}/api/v2/clients`, headers: quiet, method: 'POST', body: NEW_CLIENT },
+        { name: 'POST /clients, hanging webhook', url: `${mock.origin}/api/v2/clients`, headers: subscribed, method: 'POST', body: NEW_CLIENT },
+        ...(large
+          ? [{ name: `GET /clients/{id}, ${options.largeTeam} clients`, url: `${mock.origin}/api/v2/clients/${large.clientId}`, headers: large.headers }]
+          : []),
+      ] as Target[]).filter((target) => !only || only.test(target.name)),
     ])) as [Measurement, ...Measurement[]]
+    const latencyRequests = options.latencyRequests
+    const latency =
+      latencyRequests > 0
+        ? await sequentialLatency([`${mock.origin}/api/v2/clients/${client.id}`, `${proxy.origin}/api/v2/clients/${client.id}`], headers, latencyRequests)
+        : undefined
     const rssAfterLoad = rssMegabytes(mock.child.pid)
 
     console.log('')
@@ -285,20 +327,36 @@ async function main(): Promise<void> {
     console.log(
       `memory (RSS): ${rssAfterStart.toFixed(0)} MB after start, ${rssWithLargeTeam.toFixed(0)} MB with the large team, ${rssAfterLoad.toFixed(0)} MB after load`,
     )
-    const byId = targets[0] as Measurement
-    const ratio = byId.requestsPerSecond / baseline.requestsPerSecond
-    console.log(`goal: GET /clients/{id} at least 0.50x the bare handler's throughput: ${ratio >= 0.5 ? 'met' : 'NOT met'} (${ratio.toFixed(2)}x)`)
-    const largeById = large ? (targets.at(-1) as Measurement) : undefined
-    if (largeById) {
+    const target = (name: string) => targets.find((m) => m.name === name)
+    const byId = target('GET /clients/{id}')
+    if (byId) {
+      const ratio = byId.requestsPerSecond / baseline.requestsPerSecond
+      console.log(`goal: GET /clients/{id} at least 0.50x the bare handler's throughput: ${ratio >= 0.5 ? 'met' : 'NOT met'} (${ratio.toFixed(2)}x)`)
+    }
+    const byIdWithoutJournal = target('GET /clients/{id}, journal off')
+    if (byId && byIdWithoutJournal) {
+      const cost = 1 - byId.requestsPerSecond / byIdWithoutJournal.requestsPerSecond
+      console.log(`goal: the traffic journal costs GET /clients/{id} under 10% of its throughput: ${cost < 0.1 ? 'met' : 'NOT met'} (${(cost * 100).toFixed(1)}%)`)
+    }
+    if (latency) {
+      const [direct, proxied] = latency as [{ p50: number; p99: number }, { p50: number; p99: number }]
+      console.log(
+        `proxy: GET /clients/{id} one at a time (${latencyRequests} requests): direct p50 ${direct.p50.toFixed(2)} ms, p99 ${direct.p99.toFixed(2)} ms; through the proxy p50 ${proxied.p50.toFixed(2)} ms, p99 ${proxied.p99.toFixed(2)} ms; added p50 ${(proxied.p50 - direct.p50).toFixed(2)} ms, p99 ${(proxied.p99 - direct.p99).toFixed(2)} ms`,
+      )
+    }
+    const largeById = large ? target(`GET /clients/{id}, ${options.largeTeam} clients`) : undefined
+    if (byId && largeById) {
       const same = largeById.requestsPerSecond / byId.requestsPerSecond
       console.log(
         `goal: GET /clients/{id} as fast with ${options.largeTeam} clients as with 50 (within 10%): ${same >= 0.9 ? 'met' : 'NOT met'} (${same.toFixed(2)}x)`,
       )
     }
-    const [quietWrites, hangingWrites] = targets.filter((m) => m.name.startsWith('POST /clients')) as [Measurement, Measurement]
-    console.log(
-      `webhooks: POST /clients with a receiver that never answers subscribed to *: p50 ${hangingWrites.p50} ms, p99 ${hangingWrites.p99} ms, ${hangingWrites.requestsPerSecond.toFixed(0)} req/s (without: p50 ${quietWrites.p50} ms, p99 ${quietWrites.p99} ms, ${quietWrites.requestsPerSecond.toFixed(0)} req/s); the receiver got ${hanging.requests()} attempts (one at a time, 5 s each)`,
-    )
+    const [quietWrites, hangingWrites] = [target('POST /clients, no webhook'), target('POST /clients, hanging webhook')]
+    if (quietWrites && hangingWrites) {
+      console.log(
+        `webhooks: POST /clients with a receiver that never answers subscribed to *: p50 ${hangingWrites.p50} ms, p99 ${hangingWrites.p99} ms, ${hangingWrites.requestsPerSecond.toFixed(0)} req/s (without: p50 ${quietWrites.p50} ms, p99 ${quietWrites.p99} ms, ${quietWrites.requestsPerSecond.toFixed(0)} req/s); the receiver got ${hanging.requests()} attempts (one at a time, 5 s each)`,
+      )
+    }
     console.log(startupGoal)
   } finally {
     for (const cleanup of cleanups) cleanup()

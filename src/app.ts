@@ -1,15 +1,17 @@
 // Composition root: the only place that wires state, kernel and resources into one Hono app.
 // The app is a plain fetch handler: main.ts serves it on a socket, tests call app.request().
-import { Hono } from 'hono'
+import { Hono, type Context } from 'hono'
 import { cors } from 'hono/cors'
 import type { RequestContext, Services } from './context.ts'
 import type { Contracts } from './contracts/load.ts'
 import { SURFACES, type Surface } from './contracts/load.ts'
 import { buildOpenApi } from './contracts/openapi.ts'
+import { journalRoutes } from './control/journal.ts'
 import { controlRoutes } from './control/routes.ts'
-import { identifier } from './kernel/auth.ts'
+import { bearerToken, identifier } from './kernel/auth.ts'
 import type { KernelEnv } from './kernel/env.ts'
 import { HtmlError, HttpError, routeNotFound, serverError } from './kernel/errors.ts'
+import { DEFAULT_JOURNAL_SIZE, Journal, type Exchange } from './kernel/journal.ts'
 import { Routes } from './kernel/operation.ts'
 import { RateLimiter, rateLimiting } from './kernel/rate-limit.ts'
 import { html, json } from './kernel/respond.ts'
@@ -52,6 +54,8 @@ export interface AppOptions extends Services {
   /** Called after every request that may have changed state (persistence with --data). */
   afterWrite?: () => Promise<void>
   version?: string
+  /** API exchanges the journal keeps per team (DEFAULT_JOURNAL_SIZE by default); 0 keeps none. */
+  journalSize?: number
 }
 
 const RESOURCE_ROUTES = [
@@ -107,6 +111,7 @@ export function createApp(options: AppOptions): Hono<KernelEnv<RequestContext>> 
   })
   for (const register of RESOURCE_ROUTES) register(routes)
 
+  const journal = new Journal(contracts, options.journalSize ?? DEFAULT_JOURNAL_SIZE)
   const limiter = new RateLimiter(options.rateLimit.limit, options.rateLimit.windowSeconds * 1000)
   const api = new Hono<KernelEnv<RequestContext>>()
   const identify = identifier<RequestContext>((token) => {
@@ -115,17 +120,64 @@ export function createApp(options: AppOptions): Hono<KernelEnv<RequestContext>> 
   })
   // A limit is shared by all tokens of one user on one team, separate per team (FACTS.md).
   const limit = rateLimiting<RequestContext>(limiter, () => clock.now().getTime(), (ctx) => `${ctx.user.id}:${ctx.team.id}`)
-  // Whatever fell due on the clock happens before the request sees the state.
+  /**
+   * Copies what the journal keeps of an exchange: a few fields (this runs on every request); the
+   * journal works out the verdicts when it is read.
+   */
+  const keep = (c: Context<KernelEnv<RequestContext>>, atMs: number, started: number, thrown: unknown) => {
+    const error = thrown instanceof HttpError ? thrown : c.error instanceof HttpError ? c.error : undefined
+    const status = thrown === undefined ? c.res.status : (error?.status ?? 500)
+    const op = c.get('operation')
+    const exchange: Exchange = {
+      atMs,
+      method: c.req.method,
+      url: c.req.url,
+      op,
+      status,
+      durationMs: performance.now() - started,
+      team: c.get('principal')?.team.id,
+      body: undefined,
+      problems: status === 422 ? error?.body : undefined,
+      reason: error?.reason,
+    }
+    if (status === 401) {
+      const token = bearerToken(c.req.header('Authorization'))
+      const rejected = token === undefined ? { reason: 'no Bearer token in the Authorization header', team: undefined } : store.whyRejected(token, clock.timestamp)
+      exchange.reason = rejected.reason
+      exchange.team = rejected.team
+    }
+    // The gate has read a JSON body by now, and Hono keeps what it read.
+    journal.record(exchange, op?.body !== undefined ? (c.req.bodyCache.text as Promise<string> | undefined) : undefined)
+  }
+  // Whatever fell due on the clock happens before the request sees the state. The journal keeps
+  // every answer, the 429 thrown here included.
   api.use('*', async (c, next) => {
-    options.scheduler.runDue()
-    identify(c)
-    limit(c)
-    await next()
+    if (!journal.enabled) {
+      options.scheduler.runDue()
+      identify(c)
+      limit(c)
+      return next()
+    }
+    const started = performance.now()
+    const atMs = clock.now().getTime()
+    let thrown: unknown
+    try {
+      options.scheduler.runDue()
+      identify(c)
+      limit(c)
+      await next()
+    } catch (error) {
+      thrown = error
+      throw error
+    } finally {
+      keep(c, atMs, started, thrown)
+    }
   })
 
   // The control API has no caller: every request acts with the mock's services.
   const controlApi = new Routes<Services>(contracts, { base: CONTROL_BASE })
   controlRoutes(controlApi)
+  journalRoutes(controlApi, journal)
   const control = new Hono<KernelEnv<Services>>()
   control.use('*', async (c, next) => {
     options.scheduler.runDue()

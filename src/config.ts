@@ -1,6 +1,8 @@
 // Typed configuration from flags and environment variables, with defaults and --help.
 // Bad input exits with code 2 and a one-line reason (see main.ts).
 import { Command, InvalidArgumentError, Option } from 'commander'
+import { TOKEN_ROLES } from './harness/runner.ts'
+import { DEFAULT_JOURNAL_SIZE } from './kernel/journal.ts'
 import { DEFAULT_SCAN_DELAY_SECONDS } from './lifecycle/schedule.ts'
 
 export interface ServeConfig {
@@ -15,6 +17,7 @@ export interface ServeConfig {
   rateLimitWindow: number
   clock: Date | undefined
   cors: boolean
+  journalSize: number
 }
 
 export const DEFAULT_PORT = 4010
@@ -95,6 +98,10 @@ export function serveOptions(): Option[] {
       .env('IVS_CORS')
       .default(true)
       .argParser(booleanWord),
+    new Option('--journal-size <exchanges>', 'API exchanges the traffic journal keeps per team (GET /_mock/journal); 0 turns it off')
+      .env('IVS_JOURNAL_SIZE')
+      .default(DEFAULT_JOURNAL_SIZE)
+      .argParser(integer('the journal size', 0, 1_000_000)),
   ]
 }
 
@@ -111,11 +118,167 @@ export function toServeConfig(options: Record<string, unknown>): ServeConfig {
     rateLimitWindow: options.rateLimitWindow as number,
     clock: options.clock as Date | undefined,
     cors: options.cors as boolean,
+    journalSize: options.journalSize as number,
+  }
+}
+
+export interface ProxyConfig {
+  upstream: string
+  host: string
+  port: number
+  json: string | undefined
+  junit: string | undefined
+  record: string | undefined
+  /** Role name -> token, for --record. */
+  roleTokens: Record<string, string>
+}
+
+export const DEFAULT_PROXY_PORT = 4020
+
+function upstreamUrl(value: string): string {
+  let url: URL
+  try {
+    url = new URL(value)
+  } catch {
+    throw new InvalidArgumentError('expected an http or https URL, e.g. https://sandbox.example.')
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new InvalidArgumentError('expected an http or https URL, e.g. https://sandbox.example.')
+  return value
+}
+
+export function proxyOptions(): Option[] {
+  return [
+    new Option('--upstream <url>', 'where requests go: a deployment, any server, or the mock (http or https)').makeOptionMandatory().argParser(upstreamUrl),
+    new Option('-p, --port <number>', 'port to listen on (0 picks a free one)').default(DEFAULT_PROXY_PORT).argParser(integer('the port', 0, 65_535)),
+    new Option('--host <address>', 'address to bind').default('127.0.0.1').argParser(nonEmpty('the host')),
+    new Option('--json <file>', 'on stop, write every exchange and the summary as JSON here').argParser(nonEmpty('the JSON report file')),
+    new Option('--junit <file>', 'on stop, write a JUnit XML report here (one test case per exchange)').argParser(nonEmpty('the JUnit report file')),
+    new Option('--record <file>', 'on stop, write the session as a scenario for ivs-mock verify (YAML; JSON for a .json file)').argParser(nonEmpty('the scenario file')),
+    new Option('--role-token <role=token>', 'with --record: the role a token stands for (repeatable); other tokens take free roles in order, the first owner').argParser(roleToken),
+  ]
+}
+
+export function toProxyConfig(options: Record<string, unknown>): ProxyConfig {
+  return {
+    upstream: options.upstream as string,
+    host: options.host as string,
+    port: options.port as number,
+    json: options.json as string | undefined,
+    junit: options.junit as string | undefined,
+    record: options.record as string | undefined,
+    roleTokens: (options.roleToken as Record<string, string> | undefined) ?? {},
+  }
+}
+
+export interface VerifyConfig {
+  base: string | undefined
+  /** Tokens by role from --token, --role-token, the environment and --tokens-file (in that order of precedence). */
+  tokens: Record<string, string>
+  tokensFile: string | undefined
+  scenarios: string[] | undefined
+  grep: RegExp | undefined
+  tags: string[]
+  bail: boolean
+  junit: string | undefined
+  json: string | undefined
+  timeoutSeconds: number
+  concurrency: number
+  wait: boolean
+  keep: boolean
+  readOnly: boolean
+  receiverUrl: string | undefined
+  receiverPort: number | undefined
+  coverage: boolean
+}
+
+/** The environment variable of a role's token (IVS_TOKEN_READ_ONLY...). */
+export const tokenVariable = (role: string) => `IVS_TOKEN_${role.toUpperCase().replace(/-/g, '_')}`
+
+function roleToken(value: string, previous: Record<string, string> = {}): Record<string, string> {
+  const match = /^([a-z-]+)=(.+)$/.exec(value.trim())
+  if (!match || !(TOKEN_ROLES as readonly string[]).includes(match[1] as string)) {
+    throw new InvalidArgumentError(`expected <role>=<token> with a role among ${TOKEN_ROLES.join(', ')}.`)
+  }
+  return { ...previous, [match[1] as string]: match[2] as string }
+}
+
+function regex(value: string): RegExp {
+  try {
+    return new RegExp(value, 'i')
+  } catch (error) {
+    throw new InvalidArgumentError(`not a regular expression: ${(error as Error).message}.`)
+  }
+}
+
+function apiBase(value: string): string {
+  const trimmed = value.trim().replace(/\/+$/, '')
+  if (!/^https?:\/\/[^/\s]+(\/\S*)?\/api\/v2$/.test(trimmed)) throw new InvalidArgumentError('expected the API base URL, ending in /api/v2 (https://sandbox.example/api/v2).')
+  return trimmed
+}
+
+function httpUrl(value: string): string {
+  if (!/^https?:\/\/[^/\s]+/.test(value.trim())) throw new InvalidArgumentError('expected an http or https URL.')
+  return value.trim()
+}
+
+const collect = (value: string, previous: string[] = []) => [...previous, value]
+
+export function verifyOptions(): Option[] {
+  return [
+    new Option('--base <url>', 'API base URL of the target, ending in /api/v2; default: start the mock in-process on a free port').argParser(apiBase),
+    new Option('--token <token>', `the owner's token on the target (or ${tokenVariable('owner')})`).argParser(nonEmpty('the token')),
+    new Option('--role-token <role=token>', `a token for another role (repeatable): ${TOKEN_ROLES.join(', ')}`).argParser(roleToken),
+    // Not --env-file: Node 20 takes --env-file for itself wherever it stands on the command line.
+    new Option('--tokens-file <file>', `read tokens from an env file of lines ${tokenVariable('owner')}=..., ${tokenVariable('read-only')}=...`).argParser(nonEmpty('the tokens file')),
+    new Option('--scenarios <paths...>', 'scenario files or folders; default: the scenarios/ folder of the package'),
+    new Option('--grep <regex>', 'only scenarios whose name or file matches (case-insensitive)').argParser(regex),
+    new Option('--tag <tag>', 'only scenarios with this tag (repeatable: any of them)').argParser(collect).default([]),
+    new Option('--bail', 'start no further scenario after the first failure'),
+    new Option('--junit <file>', 'write a JUnit XML report (one test case per scenario)').argParser(nonEmpty('the JUnit file')),
+    new Option('--json <file>', 'write a JSON report (every scenario and step)').argParser(nonEmpty('the JSON file')),
+    new Option('--timeout <seconds>', 'time limit of each request').default(30).argParser(integer('the timeout', 1, 3600)),
+    new Option('--concurrency <n>', 'scenarios run at once').default(4).argParser(integer('the concurrency', 1, 64)),
+    new Option('--wait', "without the control API: skip control steps and retry steps with poll until they hold"),
+    new Option('--keep', 'keep what the scenarios made (fresh teams on the mock, resources on a target)'),
+    new Option('--read-only', 'run only the scenarios that change nothing (mutates: false)'),
+    new Option('--receiver-url <url>', "public URL that forwards to the runner's webhook receiver (for a target that cannot reach this machine)").argParser(httpUrl),
+    new Option('--receiver-port <port>', "port of the runner's webhook receiver on 127.0.0.1 (default: a free one), for the forward behind --receiver-url").argParser(integer('the receiver port', 1, 65_535)),
+    new Option('--coverage', 'print, per API operationId, how many scenario steps call it, and the uncovered ones; run nothing'),
+  ]
+}
+
+/** Tokens by role: options first, then the environment, then the tokens file (as with dotenv, the environment wins over the file). */
+export function toVerifyConfig(options: Record<string, unknown>, environment: NodeJS.ProcessEnv, tokensFile: Record<string, string>): VerifyConfig {
+  const tokens: Record<string, string> = {}
+  for (const role of TOKEN_ROLES) {
+    const value = environment[tokenVariable(role)] ?? tokensFile[tokenVariable(role)]
+    if (value) tokens[role] = value
+  }
+  Object.assign(tokens, (options.roleToken as Record<string, string> | undefined) ?? {})
+  if (options.token) tokens.owner = options.token as string
+  return {
+    base: options.base as string | undefined,
+    tokens,
+    tokensFile: options.tokensFile as string | undefined,
+    scenarios: options.scenarios as string[] | undefined,
+    grep: options.grep as RegExp | undefined,
+    tags: options.tag as string[],
+    bail: options.bail === true,
+    junit: options.junit as string | undefined,
+    json: options.json as string | undefined,
+    timeoutSeconds: options.timeout as number,
+    concurrency: options.concurrency as number,
+    wait: options.wait === true,
+    keep: options.keep === true,
+    readOnly: options.readOnly === true,
+    receiverUrl: options.receiverUrl as string | undefined,
+    receiverPort: options.receiverPort as number | undefined,
+    coverage: options.coverage === true,
   }
 }
 
 /** The CLI; actions are attached by main.ts so that this stays free of side effects. */
-export function buildCli(version: string): { program: Command; serve: Command } {
+export function buildCli(version: string): { program: Command; serve: Command; verify: Command; proxy: Command } {
   const program = new Command('ivs-mock')
     .description('Stateful mock of the Identity Verification Service REST API v2.0')
     .version(version)
@@ -131,5 +294,30 @@ Examples:
   ivs-mock serve --port 4011
   ivs-mock serve --data ./mock-state.json --clock 2026-06-01T09:00:00Z`,
   )
-  return { program, serve }
+  const verify = program
+    .command('verify')
+    .description('run the scenarios against the mock (started in-process) or a real deployment (--base)')
+    .exitOverride()
+  for (const option of verifyOptions()) verify.addOption(option)
+  verify.addHelpText(
+    'after',
+    `
+Tokens also come from ${TOKEN_ROLES.map(tokenVariable).join(', ')}
+(in the environment or the --tokens-file). Exit status: 0 nothing failed, 1 a scenario failed,
+2 bad usage, a bad scenario file or an unreachable target.
+Examples:
+  ivs-mock verify
+  ivs-mock verify --base https://sandbox.example/api/v2 --token "$TOKEN" --junit report.xml
+  ivs-mock verify --grep clients --tag rules --json report.json`,
+  )
+  const proxy = program.command('proxy').description('validating proxy: forward to --upstream and judge every exchange against the contracts').exitOverride()
+  for (const option of proxyOptions()) proxy.addOption(option)
+  proxy.addHelpText(
+    'after',
+    `
+Prints one line per exchange; on SIGINT or SIGTERM writes the reports asked for and exits 0.
+Example:
+  ivs-mock proxy --upstream https://sandbox.example --port 4020 --json proxy.json --junit proxy.xml`,
+  )
+  return { program, serve, verify, proxy }
 }

@@ -5,7 +5,7 @@ import type { EventBus } from './kernel/events.ts'
 import type { Routes } from './kernel/operation.ts'
 import type { Random } from './kernel/random.ts'
 import type { Scheduler } from './kernel/scheduler.ts'
-import { forbidden, notFound } from './kernel/errors.ts'
+import { forbidden, NOT_ASSIGNED, notFound } from './kernel/errors.ts'
 import { ownsTeam, seesOnlyAssigned } from './kernel/roles.ts'
 import type { BlobStore } from './store/blobs.ts'
 import type { Table } from './store/table.ts'
@@ -88,6 +88,6 @@ export function visibleRow<T extends { id: number; assignees: ReadonlyArray<{ us
 ): T {
   const row = table.get(id)
   if (!row) throw notFound(resource)
-  if (!canSee(ctx, row)) throw forbidden()
+  if (!canSee(ctx, row)) throw forbidden(NOT_ASSIGNED)
   return row
 }

@@ -1,15 +1,21 @@
-// CLI entry: config -> world -> createApp() -> listen (127.0.0.1 by default).
+// CLI entry: config -> world -> createApp() -> listen (127.0.0.1 by default); verify runs the scenarios against it or a --base.
 import { existsSync, readFileSync } from 'node:fs'
+import type { Server as HttpServer } from 'node:http'
+import { parseEnv } from 'node:util'
 import { serve as listen } from '@hono/node-server'
 import { CommanderError } from 'commander'
 import { API_BASE, CONTROL_BASE, createApp } from './app.ts'
-import { buildCli, toServeConfig, type ServeConfig } from './config.ts'
+import { buildCli, serveOptions, toProxyConfig, toServeConfig, toVerifyConfig, type ProxyConfig, type ServeConfig } from './config.ts'
 import { Contracts } from './contracts/load.ts'
 import { createClock } from './kernel/clock.ts'
 import { createEventBus } from './kernel/events.ts'
 import { createRandom } from './kernel/random.ts'
+import { ValidatingProxy } from './harness/proxy.ts'
+import { proxyReport, writeJsonReport, writeJunitReport } from './harness/proxy-report.ts'
+import { recordScenario, writeScenario } from './harness/record.ts'
 import { createServices } from './services.ts'
-import { contractsDir, packageJsonPath, prebuiltWorldPath, samplesDir } from './paths.ts'
+import { printCoverage, verify } from './harness/verify.ts'
+import { contractsDir, packageJsonPath, prebuiltWorldPath, samplesDir, scenariosDir } from './paths.ts'
 import { loadWorldFixture, type WorldFixture } from './seed/fixture.ts'
 import { seedWorld } from './seed/index.ts'
 import { BlobStore, uploadsBeside } from './store/blobs.ts'
@@ -49,7 +55,17 @@ function seededWorld(fixture: WorldFixture, seed: number | undefined): WorldData
   return seedWorld(fixture, seed)
 }
 
-async function serve(config: ServeConfig): Promise<void> {
+interface RunningMock {
+  /** http://127.0.0.1:<port> */
+  origin: string
+  close(): Promise<void>
+}
+
+/**
+ * The mock as `serve` runs it: the world, the services, the app listening, the clock's tick. It
+ * resolves once listening; `announce` prints the start-up lines and stops on SIGINT/SIGTERM.
+ */
+async function startMock(config: ServeConfig, announce: boolean): Promise<RunningMock> {
   const contracts = new Contracts(contractsDir, { validateSchemas: false })
   const fixture = loadWorldFixture()
   const clock = createClock({ start: config.clock })
@@ -76,14 +92,28 @@ async function serve(config: ServeConfig): Promise<void> {
     contracts,
     rateLimit: { limit: config.rateLimit, windowSeconds: config.rateLimitWindow },
     cors: config.cors,
+    journalSize: config.journalSize,
     afterWrite: config.data ? () => world.save() : undefined,
     version: packageJson.version,
   })
 
-  const server = listen({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
-    const origin = `http://${displayHost(config.host)}:${info.port}`
-    // Links in webhook deliveries point where the API answers.
-    services.webhooks.apiBase = `${origin}${API_BASE}`
+  let server: ReturnType<typeof listen> | undefined
+  const origin = await new Promise<string>((resolve) => {
+    server = listen({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => resolve(`http://${displayHost(config.host)}:${info.port}`))
+    server.on('error', (error: NodeJS.ErrnoException) => {
+      const reason =
+        error.code === 'EADDRINUSE'
+          ? `port ${config.port} on ${config.host} is already in use; choose another with --port or PORT`
+          : error.code === 'EADDRNOTAVAIL'
+            ? `cannot bind to ${config.host}: no such local address`
+            : error.message
+      console.error(`ivs-mock: ${reason}`)
+      process.exit(1)
+    })
+  })
+  // Links in webhook deliveries point where the API answers.
+  services.webhooks.apiBase = `${origin}${API_BASE}`
+  if (announce) {
     const firstToken = fixture.tokens.find((token) => store.resolveToken(token.token, clock.timestamp))?.token ?? '<token>'
     const state = config.data ? `${config.data} (${world.origin})` : 'in memory'
     const lines = [
@@ -95,17 +125,7 @@ async function serve(config: ServeConfig): Promise<void> {
       `  Try      curl -H "Authorization: Bearer ${firstToken}" "${origin}${API_BASE}/clients?limit=2"`,
     ]
     console.log(lines.join('\n'))
-  })
-  server.on('error', (error: NodeJS.ErrnoException) => {
-    const reason =
-      error.code === 'EADDRINUSE'
-        ? `port ${config.port} on ${config.host} is already in use; choose another with --port or PORT`
-        : error.code === 'EADDRNOTAVAIL'
-          ? `cannot bind to ${config.host}: no such local address`
-          : error.message
-    console.error(`ivs-mock: ${reason}`)
-    process.exit(1)
-  })
+  }
   // The clock ticks with real time: what falls due (check results, expiry) happens within a second
   // even when nobody calls. This timer only looks at the clock; the work is the scheduler's jobs.
   const tick = setInterval(() => {
@@ -114,21 +134,135 @@ async function serve(config: ServeConfig): Promise<void> {
     deliveriesChanged = false
   }, 1000)
   tick.unref()
-  const stop = (signal: string) => {
+  const close = async () => {
     clearInterval(tick)
-    console.log(`ivs-mock: ${signal}, stopping`)
-    server.close()
-    void world.save().finally(() => process.exit(0))
+    // Keep-alive connections (the runner's) would hold close() open.
+    ;(server as HttpServer | undefined)?.closeAllConnections()
+    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()))
+    await world.save()
   }
-  process.once('SIGINT', () => stop('SIGINT'))
-  process.once('SIGTERM', () => stop('SIGTERM'))
+  if (announce) {
+    const stop = (signal: string) => {
+      console.log(`ivs-mock: ${signal}, stopping`)
+      void close().finally(() => process.exit(0))
+    }
+    process.once('SIGINT', () => stop('SIGINT'))
+    process.once('SIGTERM', () => stop('SIGTERM'))
+  }
+  return { origin, close }
+}
+
+/** The serve options' defaults, as `verify` starts the mock when it has no --base. */
+function inProcessMockConfig(): ServeConfig {
+  const defaults = Object.fromEntries(serveOptions().map((option) => [option.attributeName(), option.defaultValue as unknown]))
+  // A free port on loopback, no CORS, and no rate limit worth the name: the scenarios run in parallel.
+  return { ...toServeConfig(defaults), port: 0, host: '127.0.0.1', rateLimit: 1_000_000_000, cors: false }
+}
+
+/** Reads a tokens file of NAME=value lines (util.parseEnv: the dotenv syntax). */
+function readTokensFile(file: string | undefined): Record<string, string> {
+  if (!file) return {}
+  try {
+    return parseEnv(readFileSync(file, 'utf8')) as Record<string, string>
+  } catch (error) {
+    throw new UsageError(`cannot read the tokens file ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`)
+  }
+}
+
+class UsageError extends Error {}
+
+async function verifyAction(options: Record<string, unknown>): Promise<number> {
+  const config = toVerifyConfig(options, process.env, readTokensFile(options.tokensFile as string | undefined))
+  const scenarioPaths = config.scenarios ?? [scenariosDir]
+  if (config.coverage) return printCoverage(scenarioPaths)
+  const mock = config.base ? undefined : await startMock(inProcessMockConfig(), false)
+  try {
+    return await verify({
+      base: config.base ?? `${mock?.origin ?? ''}${API_BASE}`,
+      scenarioPaths,
+      tokens: config.tokens,
+      grep: config.grep,
+      tags: config.tags,
+      bail: config.bail,
+      junit: config.junit,
+      json: config.json,
+      timeoutSeconds: config.timeoutSeconds,
+      concurrency: config.concurrency,
+      wait: config.wait,
+      keep: config.keep,
+      readOnly: config.readOnly,
+      receiverUrl: config.receiverUrl,
+      receiverPort: config.receiverPort,
+      samplesDir,
+    })
+  } finally {
+    await mock?.close()
+  }
+}
+
+async function runProxy(config: ProxyConfig): Promise<void> {
+  const contracts = new Contracts(contractsDir, { validateSchemas: false })
+  const proxy = new ValidatingProxy(contracts, { upstream: config.upstream, host: config.host, port: config.port, log: (line) => console.log(line) })
+  let port: number
+  try {
+    port = await proxy.start()
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    console.error(`ivs-mock proxy: ${code === 'EADDRINUSE' ? `port ${config.port} on ${config.host} is already in use; choose another with --port` : (error as Error).message}`)
+    process.exit(1)
+  }
+  console.log(`ivs-mock proxy listening on http://${displayHost(config.host)}:${port} -> ${config.upstream} (stop with Ctrl-C to write the reports)`)
+  const stop = async (signal: string) => {
+    await proxy.stop()
+    const written: string[] = []
+    if (config.json) {
+      writeJsonReport(config.json, proxyReport(config.upstream, proxy.report(), proxy.exchanges))
+      written.push(config.json)
+    }
+    if (config.junit) {
+      writeJunitReport(config.junit, config.upstream, proxy.exchanges)
+      written.push(config.junit)
+    }
+    if (config.record) {
+      const scenario = recordScenario(proxy.exchanges, contracts, {
+        name: `Session recorded through ivs-mock proxy at ${new Date().toISOString()}`,
+        description: `What a client did against ${config.upstream}, recorded by ivs-mock proxy --record.`,
+        roleTokens: config.roleTokens,
+      })
+      writeScenario(config.record, scenario)
+      written.push(config.record)
+    }
+    const failing = proxy.exchanges.filter((exchange) => exchange.operationId === null || exchange.requestViolations.length + exchange.responseViolations.length > 0).length
+    console.log(`ivs-mock proxy: ${signal}, ${proxy.exchanges.length} exchanges, ${failing} breaking the contract${written.length > 0 ? `; wrote ${written.join(', ')}` : ''}`)
+    process.exit(0)
+  }
+  process.once('SIGINT', () => void stop('SIGINT'))
+  process.once('SIGTERM', () => void stop('SIGTERM'))
 }
 
 async function main(argv: string[]): Promise<void> {
-  const { program, serve: serveCommand } = buildCli(packageJson.version)
+  const { program, serve: serveCommand, verify: verifyCommand, proxy: proxyCommand } = buildCli(packageJson.version)
+  const commands = program.commands.map((command) => command.name())
+  const first = argv[2]
+  if (first !== undefined && !first.startsWith('-') && !commands.includes(first)) {
+    console.error(`ivs-mock: unknown command '${first}' (commands: ${commands.join(', ')}; run with --help for usage)`)
+    process.exit(USAGE_ERROR)
+  }
+  verifyCommand.action(async (options: Record<string, unknown>) => {
+    try {
+      process.exitCode = await verifyAction(options)
+    } catch (error) {
+      if (error instanceof UsageError) {
+        console.error(`ivs-mock verify: ${error.message}`)
+        process.exit(USAGE_ERROR)
+      }
+      throw error
+    }
+  })
+  proxyCommand.action((options: Record<string, unknown>) => runProxy(toProxyConfig(options)))
   serveCommand.action(async (options: Record<string, unknown>) => {
     try {
-      await serve(toServeConfig(options))
+      await startMock(toServeConfig(options), true)
     } catch (error) {
       if (error instanceof DataFileError) {
         console.error(`ivs-mock: ${error.message}`)

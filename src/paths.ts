@@ -6,6 +6,10 @@ import { fileURLToPath } from 'node:url'
 export const projectRoot = fileURLToPath(new URL('../', import.meta.url))
 export const contractsDir = `${projectRoot}contracts`
 export const fixturesDir = `${projectRoot}fixtures`
+/** The JSON Schema of scenario files (kept beside contracts/schemas, not in it: scenarios are no wire object). */
+export const scenarioSchemaPath = `${contractsDir}/scenario.schema.json`
+/** The scenarios `ivs-mock verify` runs by default. */
+export const scenariosDir = `${projectRoot}scenarios`
 /** The sample files seeded attachments point at (src/store/blobs.ts). */
 export const samplesDir = `${fixturesDir}/samples`
 export const packageJsonPath = `${projectRoot}package.json`

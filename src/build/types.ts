@@ -8,9 +8,11 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { compile } from 'json-schema-to-typescript'
 import { OPERATIONS_BASE, type Contracts, type JsonSchema, type OperationContract } from '../contracts/load.ts'
 import { relinkRefs } from '../contracts/refs.ts'
-import { projectRoot } from '../paths.ts'
+import { contractsDir, projectRoot, scenarioSchemaPath } from '../paths.ts'
 
 export const GENERATED_TYPES_FILE = `${projectRoot}src/contracts/generated.ts`
+/** The scenario format's types (contracts/scenario.schema.json), for the runner in src/harness/. */
+export const SCENARIO_TYPES_FILE = `${projectRoot}src/contracts/scenario.generated.ts`
 
 const pascal = (text: string) =>
   text
@@ -91,9 +93,9 @@ export async function generateTypes(contracts: Contracts): Promise<string> {
     const body = op.body ? define(defs, `${name}Body`, relink(op.body, OPERATIONS_BASE)) : 'undefined'
     const success = Object.entries(op.responses).filter(([status]) => isSuccess(status))
     const answers = success.map(([status, response]) => {
-      if (response.binary) return 'Binary'
-      if (!response.body) return 'void'
-      return define(defs, `${name}Response${status}`, relink(response.body, OPERATIONS_BASE))
+      if (!response.body) return response.binary ? 'Binary' : 'void'
+      const body = define(defs, `${name}Response${status}`, relink(response.body, OPERATIONS_BASE))
+      return response.binary ? `${body} | Binary` : body
     })
     entries.push(`  '${op.id}': {\n    params: ${params}\n    query: ${query}\n    body: ${body}\n    success: ${answers.join(' | ') || 'never'}\n  }`)
   }
@@ -119,10 +121,29 @@ export async function generateTypes(contracts: Contracts): Promise<string> {
   ].join('\n')
 }
 
-/** Writes the types when they changed (an unchanged file keeps its time, so nothing downstream rebuilds). */
+export async function generateScenarioTypes(): Promise<string> {
+  const schema = JSON.parse(readFileSync(scenarioSchemaPath, 'utf8')) as JsonSchema
+  // cwd: its $refs into schemas/ are relative to contracts/.
+  const types = await compile(schema, 'Scenario', { bannerComment: '', cwd: contractsDir, additionalProperties: false, format: false })
+  return [
+    '// Generated from contracts/scenario.schema.json by src/build/types.ts (npm run build). Do not edit: change the schema.',
+    '/* eslint-disable */',
+    '',
+    types,
+  ].join('\n')
+}
+
+/** Writes a generated file when it changed (an unchanged file keeps its time, so nothing downstream rebuilds). */
+function writeWhenChanged(file: string, source: string): boolean {
+  if (existsSync(file) && readFileSync(file, 'utf8') === source) return false
+  writeFileSync(file, source)
+  return true
+}
+
 export async function writeGeneratedTypes(contracts: Contracts): Promise<string> {
-  const source = await generateTypes(contracts)
-  if (existsSync(GENERATED_TYPES_FILE) && readFileSync(GENERATED_TYPES_FILE, 'utf8') === source) return 'unchanged'
-  writeFileSync(GENERATED_TYPES_FILE, source)
-  return 'wrote src/contracts/generated.ts'
+  const written = [
+    writeWhenChanged(GENERATED_TYPES_FILE, await generateTypes(contracts)) && 'src/contracts/generated.ts',
+    writeWhenChanged(SCENARIO_TYPES_FILE, await generateScenarioTypes()) && 'src/contracts/scenario.generated.ts',
+  ].filter(Boolean)
+  return written.length > 0 ? `wrote ${written.join(', ')}` : 'unchanged'
 }

@@ -74,6 +74,13 @@ export interface ContractError {
   message: string
 }
 
+/**
+ * The annotation that marks some values of an enum as deprecated ("x-deprecated-values":
+ * ["pending"]): JSON Schema's own `deprecated` marks a whole property, never one of its values.
+ * Registered with every Ajv here, so schemas carrying it stay valid in strict mode.
+ */
+export const DEPRECATED_VALUES = 'x-deprecated-values'
+
 export const CONTRACTS_BASE = 'https://contracts.ivs-mock.local/'
 /** Base of the $refs in operation files (they sit in contracts/operations/ and contracts/control/, side by side). */
 export const OPERATIONS_BASE = `${CONTRACTS_BASE}operations/`
@@ -110,6 +117,7 @@ function newAjv(options: { useDefaults?: boolean; validateSchema?: boolean }): A
   addFormats(ajv)
   ajv.addFormat('email', RFC5321_MAILBOX)
   ajvErrors(ajv)
+  ajv.addKeyword({ keyword: DEPRECATED_VALUES, schemaType: 'array', metaSchema: { type: 'array', minItems: 1 } })
   return ajv
 }
 
@@ -154,7 +162,11 @@ export class Contracts {
   private readonly queryAjv: Ajv2020
   private readonly compiled = new Map<string, ValidateFunction>()
 
-  constructor(dir = contractsDir, options: ContractsOptions = {}) {
+  constructor(
+    /** The contracts/ folder these were read from. */
+    readonly dir = contractsDir,
+    options: ContractsOptions = {},
+  ) {
     const validateSchema = options.validateSchemas ?? true
     this.ajv = newAjv({ validateSchema })
     this.queryAjv = newAjv({ validateSchema, useDefaults: true })

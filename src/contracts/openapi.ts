@@ -50,10 +50,12 @@ function responses(op: OperationContract): Record<string, unknown> {
       : status === '429'
         ? { ...RATE_LIMIT_HEADERS, 'Retry-After': { $ref: '#/components/headers/Retry-After' }, 'X-RateLimit-Reset': { $ref: '#/components/headers/X-RateLimit-Reset' } }
         : RATE_LIMIT_HEADERS
-    const content = response.body
-      ? { 'application/json': { schema: toComponentRefs(response.body, OPERATIONS_BASE) } }
-      : response.binary
-        ? Object.fromEntries(response.binary.map((type) => [type, { schema: { type: 'string', contentMediaType: type } }]))
+    const content =
+      response.body || response.binary
+        ? {
+            ...(response.body && { 'application/json': { schema: toComponentRefs(response.body, OPERATIONS_BASE) } }),
+            ...Object.fromEntries((response.binary ?? []).map((type) => [type, { schema: { type: 'string', contentMediaType: type } }])),
+          }
         : undefined
     result[status] = {
       description: response.description ?? (Number(status) < 300 ? 'Success.' : 'Error.'),

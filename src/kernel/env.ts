@@ -1,5 +1,6 @@
 // Hono environment shared by every route: P is what a token resolves to (the app's request
 // context); the kernel only needs to know whether there is one.
+import type { OperationContract } from '../contracts/load.ts'
 
 export interface KernelEnv<P> {
   Bindings: {
@@ -11,5 +12,7 @@ export interface KernelEnv<P> {
     principal: P | undefined
     /** Headers every answer carries (see respond.ts). */
     responseHeaders: Record<string, string> | undefined
+    /** The operation the request reached, set by its gate (the journal reads it). */
+    operation: OperationContract | undefined
   }
 }

@@ -8,6 +8,8 @@ export class HttpError extends Error {
     readonly status: number,
     readonly body: ErrorBody,
     readonly headers: Record<string, string> = {},
+    /** Why, for the journal (never on the wire: the service's bodies do not say). */
+    readonly reason?: string,
   ) {
     super(`${status} ${JSON.stringify(body)}`)
   }
@@ -15,7 +17,10 @@ export class HttpError extends Error {
 
 export const unauthenticated = () => new HttpError(401, { error: 'Unauthenticated.' })
 
-export const forbidden = () => new HttpError(403, { message: 'This action is unauthorized.' })
+/** The reason is for the journal only: every 403 has the same body. */
+export const forbidden = (reason: string) => new HttpError(403, { message: 'This action is unauthorized.' }, {}, reason)
+
+export const NOT_ASSIGNED = 'an assigned-only member acting on something not assigned to them'
 
 /** notFound('Client') -> 404 {"error": "Client not found"} */
 export const notFound = (resource: string) => new HttpError(404, { error: `${resource} not found` })

@@ -42,6 +42,8 @@ export interface HandlerInput<P, Id extends OperationId, F> {
    */
   upload: MultipartBody | undefined
   expand: Expand
+  /** The request as received (content negotiation reads its Accept header). */
+  request: Request
   /** The request's absolute URL (pagination links). */
   url: string
   /** The API's absolute base URL as the caller reached it, e.g. http://127.0.0.1:4010/api/v2 (links in answers). */
@@ -121,13 +123,14 @@ export class Routes<P> {
       readBody?: () => Promise<string>,
       receive?: (ctx: P) => Promise<MultipartBody>,
     ): Response | Promise<Response> => {
+      c.set('operation', op)
       const ctx = c.get('principal')
       if (ctx === undefined) throw unauthenticated()
       const params: Record<string, string | number> = c.req.param()
       for (const name of integerParams) params[name] = Number(params[name])
       const found = options.find?.(ctx, params) as F
-      if (mayWrite && !mayWrite(ctx, op)) throw forbidden()
-      if (options.authorize && !options.authorize(ctx, found)) throw forbidden()
+      if (mayWrite && !mayWrite(ctx, op)) throw forbidden(`the caller may not change anything (read-only), so not ${op.id}`)
+      if (options.authorize && !options.authorize(ctx, found)) throw forbidden(`the caller's role (or team) may not use ${op.id}`)
       const url = c.req.url
       const start = url.indexOf('?')
       queryValidator ??= contracts.queryValidator(operationId)
@@ -140,6 +143,7 @@ export class Routes<P> {
         body: undefined,
         upload: undefined,
         expand: expandOf(query),
+        request: c.req.raw,
         url,
         // A plain property: an accessor here would cost more than the whole lookup (measured).
         baseUrl: `${url.slice(0, url.indexOf('/', url.indexOf('//') + 2))}${base}`,

@@ -355,4 +355,17 @@ export class Store {
     if (!user || user.is_disabled || !team || !member) return undefined
     return { token, user, team, member: member as MemberRow & { role: Role } }
   }
+
+  /** Why resolveToken turns a token away, and the team it was issued for when it is one the mock knows (the journal). */
+  whyRejected(value: string, now: () => string): { reason: string; team: number | undefined } {
+    const token = this.tokens.get(value)
+    if (!token) return { reason: 'a token the service never issued', team: undefined }
+    const team = token.team
+    if (token.revoked_at !== null) return { reason: `a token revoked at ${token.revoked_at}`, team }
+    if (token.expires_at !== null && token.expires_at <= now()) return { reason: `a token that expired at ${token.expires_at}`, team }
+    const user = this.users.get(token.user)
+    if (!user || user.is_disabled) return { reason: "the token's user is disabled", team }
+    if (!this.teams.get(team)?.member(token.user)) return { reason: "the token's user has left the team", team }
+    return { reason: 'a valid token', team }
+  }
 }

@@ -31,6 +31,8 @@ export interface MockOptions {
   now?: Date
   /** Webhook delivery settings: the data of each event, a shorter attempt timeout. */
   webhooks?: Partial<DeliveryOptions>
+  /** Exchanges the traffic journal keeps per team (the app's default when left out). */
+  journalSize?: number
 }
 
 export interface TestMock {
@@ -70,6 +72,7 @@ export function createTestMock(options: MockOptions = {}): TestMock {
     ...services,
     contracts,
     rateLimit: { limit: options.rateLimit ?? 10_000, windowSeconds: options.rateLimitWindowSeconds ?? 60 },
+    ...(options.journalSize !== undefined && { journalSize: options.journalSize }),
   })
   const api = (token = 'ivs_acme_owner') => new ApiClient(app, token)
   return {

@@ -5,7 +5,7 @@
 // library documents, record documents, form answers) keeps it; one nothing holds any more is
 // deleted with its bytes, so nothing is hoarded.
 import { canSee, type RequestContext, type TeamContext } from '../../context.ts'
-import { forbidden, invalid, notFound } from '../../kernel/errors.ts'
+import { forbidden, NOT_ASSIGNED, invalid, notFound } from '../../kernel/errors.ts'
 import type { ReceivedFile } from '../../kernel/multipart.ts'
 import { cancelScan, scheduleScan } from '../../lifecycle/schedule.ts'
 import { BlobStore } from '../../store/blobs.ts'
@@ -120,7 +120,7 @@ export function findAttachment(ctx: RequestContext, params: { id: number }): Att
   if (!attachment) throw notFound('Attachment')
   for (const id of clientsHolding(ctx.team, attachment.id)) {
     const client = ctx.team.clients.get(id)
-    if (client && !canSee(ctx, client)) throw forbidden()
+    if (client && !canSee(ctx, client)) throw forbidden(NOT_ASSIGNED)
   }
   return attachment
 }
@@ -134,7 +134,7 @@ function forget(ctx: TeamContext, attachment: AttachmentRow): void {
 
 /** DELETE /attachments/{id}: only an attachment nothing holds (spec); 403 otherwise. */
 export function deleteAttachment(ctx: TeamContext, attachment: AttachmentRow): void {
-  if (isAttachmentUsed(ctx.team, attachment.id)) throw forbidden()
+  if (isAttachmentUsed(ctx.team, attachment.id)) throw forbidden('the attachment is in use')
   forget(ctx, attachment)
 }
 

@@ -2,7 +2,7 @@
 // reviewable status. Every operation first checks that the team has cases (legacy teams: 403).
 import { canSee, emit, type RequestContext, type TeamContext } from '../../context.ts'
 import type { CaseCreateJson, CaseItemsUpdateJson, CasesListQuery, CaseStatusJson, CaseUpdateJson } from '../../contracts/generated.ts'
-import { forbidden, HttpError, invalid, notFound, type ValidationErrors } from '../../kernel/errors.ts'
+import { forbidden, NOT_ASSIGNED, HttpError, invalid, notFound, type ValidationErrors } from '../../kernel/errors.ts'
 import { seesOnlyAssigned } from '../../kernel/roles.ts'
 import { matchesSearch, searchWords } from '../../kernel/search.ts'
 import { sortRows, type SortAccessors } from '../../kernel/sort.ts'
@@ -18,7 +18,7 @@ import type { CaseItemRow, CaseReviewRow, CaseRow } from './rows.ts'
  * operation's find calls it first.
  */
 export function requireCases(ctx: TeamContext): void {
-  if (!ctx.team.row.cases_enabled) throw forbidden()
+  if (!ctx.team.row.cases_enabled) throw forbidden('the team has no cases (a legacy team)')
 }
 
 /** FACTS.md "Wire details": the case items and case reviews operations say `Case not found.`, with a full stop. */
@@ -32,7 +32,7 @@ export function getCase(ctx: RequestContext, id: number, message: CaseNotFound =
   requireCases(ctx)
   const row = ctx.team.cases.get(id)
   if (!row) throw new HttpError(404, { error: message })
-  if (!canSee(ctx, row)) throw forbidden()
+  if (!canSee(ctx, row)) throw forbidden(NOT_ASSIGNED)
   return row
 }
 

@@ -1,5 +1,5 @@
 import { canSee, type RequestContext } from '../../context.ts'
-import { forbidden, notFound } from '../../kernel/errors.ts'
+import { forbidden, NOT_ASSIGNED, notFound } from '../../kernel/errors.ts'
 import type { CheckRow, RecordRow } from '../records/index.ts'
 
 /** The record a check belongs to (every check has one: checks are made with their record's steps). */
@@ -17,7 +17,7 @@ export function recordOf(ctx: RequestContext, check: CheckRow): RecordRow {
 export function getCheck(ctx: RequestContext, id: number): CheckRow {
   const check = ctx.team.checks.get(id)
   if (!check) throw notFound('Check')
-  if (!canSee(ctx, recordOf(ctx, check))) throw forbidden()
+  if (!canSee(ctx, recordOf(ctx, check))) throw forbidden(NOT_ASSIGNED)
   return check
 }
 

@@ -189,7 +189,7 @@ export function updateClient(ctx: RequestContext, client: ClientRow, input: Clie
 
 /** Everything of the client goes with it, the bytes of its attachments too (those nothing else holds). */
 export function deleteClient(ctx: RequestContext, client: ClientRow): void {
-  if (!canDeleteClient(ctx, ctx.team.hasRecords(client.id))) throw forbidden()
+  if (!canDeleteClient(ctx, ctx.team.hasRecords(client.id))) throw forbidden('the client may not be deleted by this caller (it has records, or the role may not)')
   ctx.team.clients.delete(client.id)
   cancelDeletionReminder(ctx, client)
   ctx.team.removeClientFromOrganisations(client.id)

@@ -4,7 +4,7 @@
 // rejects it, once.
 import { canSee, emit, type RequestContext, type TeamContext } from '../../context.ts'
 import type { ClientsCorrectionsListQuery, CorrectionUpdateJson } from '../../contracts/generated.ts'
-import { forbidden, notAllowed, notFoundMessage } from '../../kernel/errors.ts'
+import { forbidden, NOT_ASSIGNED, notAllowed, notFoundMessage } from '../../kernel/errors.ts'
 import { sortRows } from '../../kernel/sort.ts'
 import type { ClientRow } from '../clients/index.ts'
 import { recordChanged, type CorrectionRow, type RecordRow } from '../records/index.ts'
@@ -58,7 +58,7 @@ export interface ClientCorrection {
 export function findCorrection(ctx: RequestContext, params: { clientId: number; correctionId: number }): ClientCorrection {
   const client = ctx.team.clients.get(params.clientId)
   if (!client) throw notFoundMessage('Client')
-  if (!canSee(ctx, client)) throw forbidden()
+  if (!canSee(ctx, client)) throw forbidden(NOT_ASSIGNED)
   const correction = ctx.team.correctionsByClient.get(client.id).find((row) => row.id === params.correctionId)
   if (!correction) throw notFoundMessage('Correction')
   return { client, correction }

@@ -121,7 +121,7 @@ export function findClientFile(ctx: RequestContext, params: { clientId: number; 
  * nothing else holds it.
  */
 export function deleteClientFile(ctx: RequestContext, { file }: ClientFile): void {
-  if (!file.is_deletable) throw forbidden()
+  if (!file.is_deletable) throw forbidden('the file is not deletable')
   ctx.team.files.delete(file.id)
   if (file.source.type === 'client_document') ctx.team.clientDocuments.delete(file.source.id)
   releaseAttachments(ctx, [file.attachment])

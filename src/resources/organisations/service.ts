@@ -1,6 +1,6 @@
 import { canSee, emit, visibleRow, type RequestContext, type TeamContext } from '../../context.ts'
 import type { ClientsOrganisationsListQuery, OrganisationCreateJson, OrganisationsListQuery } from '../../contracts/generated.ts'
-import { forbidden, invalid, notFound, type ValidationErrors } from '../../kernel/errors.ts'
+import { forbidden, NOT_ASSIGNED, invalid, notFound, type ValidationErrors } from '../../kernel/errors.ts'
 import { seesOnlyAssigned } from '../../kernel/roles.ts'
 import { matchesSearch, searchWords } from '../../kernel/search.ts'
 import { sortRows, type SortAccessors } from '../../kernel/sort.ts'
@@ -194,7 +194,7 @@ export function findMembership(ctx: RequestContext, params: { clientId: number; 
 
 /** Removes one membership: 403 when the caller may not see the organisation. */
 export function removeClientOrganisation(ctx: RequestContext, client: ClientRow, organisation: OrganisationRow): void {
-  if (!canSee(ctx, organisation)) throw forbidden()
+  if (!canSee(ctx, organisation)) throw forbidden(NOT_ASSIGNED)
   leave(client, [organisation])
   emit(ctx, 'client.organisations', { client: client.id })
 }

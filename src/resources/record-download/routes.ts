@@ -1,7 +1,7 @@
 // GET /records/{id}/download: the record as a PDF (FACTS.md "Methods and paths").
 import { canSee, type AppRoutes, type RequestContext } from '../../context.ts'
 import type { Binary } from '../../kernel/binary.ts'
-import { forbidden, routeNotFound } from '../../kernel/errors.ts'
+import { forbidden, NOT_ASSIGNED, routeNotFound } from '../../kernel/errors.ts'
 import type { RecordRow } from '../records/index.ts'
 import { recordSummary } from './layout.ts'
 import { MOCK_FOOTER, renderPdfLazily } from './render.ts'
@@ -14,7 +14,7 @@ import { MOCK_FOOTER, renderPdfLazily } from './render.ts'
 function findDownload(ctx: RequestContext, params: { id: number }): RecordRow {
   const record = ctx.team.records.get(params.id)
   if (!record) throw routeNotFound()
-  if (!canSee(ctx, record)) throw forbidden()
+  if (!canSee(ctx, record)) throw forbidden(NOT_ASSIGNED)
   return record
 }
 

@@ -5,7 +5,7 @@ import { listMembers, presentMember } from '../team/index.ts'
 
 /** A token is scoped to one team: naming any other team id is forbidden. */
 function ownTeamOnly(ctx: RequestContext, params: { teamId: number }): void {
-  if (params.teamId !== ctx.team.id) throw forbidden()
+  if (params.teamId !== ctx.team.id) throw forbidden("another team's id")
 }
 
 export function teamsRoutes(routes: AppRoutes): void {

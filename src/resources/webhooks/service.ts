@@ -22,7 +22,7 @@ export const authorizeWebhooks = (ctx: RequestContext): boolean => mayManageWebh
 
 /** The webhook a path names: 403 for an assigned-only member, then 404 Webhook not found (another team's included). */
 export function findWebhook(ctx: RequestContext, params: { id: number }): WebhookRow {
-  if (!mayManageWebhooks(ctx)) throw forbidden()
+  if (!mayManageWebhooks(ctx)) throw forbidden('an assigned-only member may not manage webhooks')
   const webhook = ctx.team.webhooks.get(params.id)
   if (!webhook) throw notFound('Webhook')
   return webhook

@@ -1,0 +1,53 @@
+// What the validating proxy writes when it stops: --json (every exchange and the journal-shaped
+// summary) and --junit (one test case per exchange, failed when its request or answer breaks the
+// contract or no operation matches it).
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { dirname } from 'node:path'
+import junitModule from 'junit-report-builder'
+import type { Report } from '../contracts/verdicts.ts'
+import type { ProxiedExchange } from './proxy.ts'
+
+// CommonJS (module.exports = builder) typed as an ES default export; under NodeNext the default is the module.
+const junit = junitModule as unknown as typeof junitModule.default
+
+export interface ProxyReport extends Report {
+  upstream: string
+  exchanges: Array<Omit<ProxiedExchange, 'recorded'>>
+}
+
+export function proxyReport(upstream: string, summary: Report, exchanges: readonly ProxiedExchange[]): ProxyReport {
+  return {
+    ...summary,
+    upstream,
+    exchanges: exchanges.map(({ recorded: _recorded, ...exchange }) => exchange),
+  }
+}
+
+function writeBeside(file: string, text: string): void {
+  mkdirSync(dirname(file), { recursive: true })
+  writeFileSync(file, text)
+}
+
+export function writeJsonReport(file: string, report: ProxyReport): void {
+  writeBeside(file, `${JSON.stringify(report, null, 2)}\n`)
+}
+
+export function writeJunitReport(file: string, upstream: string, exchanges: readonly ProxiedExchange[]): void {
+  const builder = junit.newBuilder()
+  const suite = builder.testSuite().name(`ivs-mock proxy ${upstream}`)
+  for (const exchange of exchanges) {
+    const target = exchange.query === '' ? exchange.path : `${exchange.path}?${exchange.query}`
+    const testCase = suite
+      .testCase()
+      .className(exchange.operationId ?? 'no-operation')
+      .name(`${exchange.method} ${target} -> ${exchange.status}`)
+      .time(exchange.durationMs / 1000)
+    const problems = [...exchange.requestViolations.map((v) => `request ${v}`), ...exchange.responseViolations.map((v) => `response ${v}`)]
+    if (exchange.operationId === null) problems.unshift('no operation has this method and path')
+    if (problems.length > 0) testCase.failure(problems.join('\n'), 'ContractViolation')
+    const noticed = exchange.verdicts.filter((verdict) => !['request_violation', 'response_violation', 'unknown_operation'].includes(verdict.kind))
+    const output = [...noticed.map((verdict) => `${verdict.kind} ${verdict.at ?? ''}: ${verdict.message}`), ...exchange.notes]
+    if (output.length > 0) testCase.standardOutput(output.join('\n'))
+  }
+  writeBeside(file, builder.build())
+}

@@ -1,0 +1,120 @@
+// What a run reports: the console (a live line on a terminal, plain lines in CI), JUnit XML (each
+// scenario a test case, for CI tools) and JSON (every scenario and step).
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { dirname } from 'node:path'
+import junitModule from 'junit-report-builder'
+import type { LoadedScenario } from './scenarios.ts'
+import type { RunReport, ScenarioReport } from './runner.ts'
+
+// A CommonJS package whose module.exports is the builder; under NodeNext the default is the module.
+const junit = junitModule as unknown as typeof junitModule.default
+
+/** The failure details of a scenario: which step, the request, the answer and each difference. */
+export function failureDetails(scenario: ScenarioReport): string[] {
+  const lines = scenario.failures.map((failure) => `- ${failure}`)
+  scenario.steps.forEach((step, index) => {
+    if (step.outcome !== 'failed') return
+    lines.push(`step ${index + 1} "${step.name}"${step.operationId ? ` (${step.operationId})` : ''}`)
+    if (step.request) lines.push(`  request:  ${step.request}`)
+    if (step.response !== undefined) lines.push(`  answer:   ${step.response}`)
+    lines.push(...step.failures.map((failure) => `  - ${failure}`))
+  })
+  return lines
+}
+
+/** The one-line outcome of a scenario: `✓ name (123 ms)`, `✗ name (file)`, `- name (skipped: reason)`. */
+export function outcomeLine(scenario: ScenarioReport): string {
+  if (scenario.outcome === 'passed') return `✓ ${scenario.name} (${scenario.durationMs} ms)`
+  if (scenario.outcome === 'failed') return `✗ ${scenario.name} (${scenario.file})`
+  return `- ${scenario.name} (skipped: ${scenario.skipReason ?? 'no reason'})`
+}
+
+export function summaryLine(report: RunReport): string {
+  return `${report.passed} passed, ${report.failed} failed, ${report.skipped} skipped`
+}
+
+export interface ConsoleOptions {
+  stream?: NodeJS.WriteStream
+  /** A live spinner line (default: when the stream is a terminal and CI is not set). */
+  live?: boolean
+  total: number
+}
+
+const SPINNER_FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏']
+const CLEAR_LINE = '\r\x1b[2K'
+
+/**
+ * One line per scenario as it ends; on a terminal a live line below them (spinner, how many are
+ * done, what is running), redrawn in place with plain ANSI and cut to the terminal's width so it
+ * never wraps.
+ */
+export class ConsoleReporter {
+  private readonly stream: NodeJS.WriteStream
+  private readonly live: boolean
+  private readonly running = new Set<string>()
+  private done = 0
+  private frame = 0
+  private timer: NodeJS.Timeout | undefined
+
+  constructor(private readonly options: ConsoleOptions) {
+    this.stream = options.stream ?? process.stdout
+    this.live = options.live ?? (this.stream.isTTY === true && !process.env.CI)
+  }
+
+  started(scenario: LoadedScenario): void {
+    this.running.add(scenario.name)
+    if (this.live && !this.timer) {
+      this.timer = setInterval(() => this.draw(), 80)
+      this.timer.unref()
+    }
+    this.draw()
+  }
+
+  ended(scenario: ScenarioReport): void {
+    this.running.delete(scenario.name)
+    this.done++
+    const lines = [outcomeLine(scenario), ...(scenario.outcome === 'failed' ? failureDetails(scenario).map((line) => `    ${line}`) : [])]
+    this.stream.write(`${this.live ? CLEAR_LINE : ''}${lines.join('\n')}\n`)
+    this.draw()
+  }
+
+  private draw(): void {
+    if (!this.live) return
+    this.frame = (this.frame + 1) % SPINNER_FRAMES.length
+    const width = Math.max(20, (this.stream.columns || 80) - 1)
+    const text = `${SPINNER_FRAMES[this.frame] ?? ''} ${this.done}/${this.options.total} ${[...this.running].join(' · ')}`
+    this.stream.write(`${CLEAR_LINE}${text.length > width ? `${text.slice(0, width - 1)}…` : text}`)
+  }
+
+  finish(report: RunReport): void {
+    clearInterval(this.timer)
+    this.stream.write(`${this.live ? CLEAR_LINE : ''}${summaryLine(report)}\n`)
+  }
+}
+
+/** JUnit XML: one suite for the run, one test case per scenario (class name: its file), failures with their details. */
+export function junitXml(report: RunReport): string {
+  const builder = junit.newBuilder()
+  const suite = builder.testSuite().name('ivs-mock verify').property('base', report.base).time(report.durationMs / 1000)
+  for (const scenario of report.scenarios) {
+    const testCase = suite.testCase().className(scenario.file.replace(/\.(ya?ml|json)$/, '')).name(scenario.name).file(scenario.file).time(scenario.durationMs / 1000)
+    if (scenario.outcome === 'failed') {
+      const details = failureDetails(scenario)
+      const firstStep = scenario.steps.find((step) => step.outcome === 'failed')
+      const headline = firstStep ? `step "${firstStep.name}": ${firstStep.failures[0] ?? 'failed'}` : (scenario.failures[0] ?? 'failed')
+      testCase.failure(headline, 'ScenarioFailure').stacktrace(details.join('\n'))
+    } else if (scenario.outcome === 'skipped') {
+      testCase.skipped().standardOutput(`skipped: ${scenario.skipReason ?? ''}`)
+    }
+  }
+  return builder.build()
+}
+
+export function jsonReport(report: RunReport): string {
+  return `${JSON.stringify(report, null, 2)}\n`
+}
+
+export function writeReport(file: string, content: string): void {
+  mkdirSync(dirname(file), { recursive: true })
+  writeFileSync(file, content)
+}

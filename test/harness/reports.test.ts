@@ -1,0 +1,89 @@
+// The reports of a run with a passed, a failed and a skipped scenario: the console's plain lines,
+// JUnit XML (one test case per scenario) and JSON (every scenario and step).
+import { PassThrough } from 'node:stream'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ConsoleReporter, jsonReport, junitXml } from '../../src/harness/reports.ts'
+import { runScenarios, type RunReport } from '../../src/harness/runner.ts'
+import { FIXTURES, reanswer, startTarget, type Target } from './support.ts'
+
+let target: Target
+let report: RunReport
+let consoleText = ''
+
+beforeAll(async () => {
+  // A target without /_mock whose GET /team breaks a header: one scenario fails, one is skipped, one passes.
+  target = await startTarget(async (request, mockFetch) => {
+    const { pathname } = new URL(request.url)
+    if (pathname.startsWith('/_mock')) return Response.json({ error: 'Not Found.' }, { status: 404 })
+    const response = await mockFetch(request)
+    return pathname === '/api/v2/team' ? reanswer(response, { headers: { 'X-RateLimit-Remaining': 'plenty' } }) : response
+  })
+  const stream = new PassThrough()
+  stream.on('data', (chunk: Buffer) => (consoleText += chunk.toString()))
+  const reporter = new ConsoleReporter({ stream: stream as unknown as NodeJS.WriteStream, live: false, total: 3 })
+  report = await runScenarios({
+    base: target.base,
+    scenarios: [`${FIXTURES}divergence/header.yaml`, `${FIXTURES}divergence/untouched.yaml`, `${FIXTURES}suite/clock.yaml`],
+    tokens: { owner: target.mock.newTeam().tokens.owner },
+    concurrency: 1,
+    onScenarioStart: (scenario) => reporter.started(scenario),
+    onScenarioEnd: (scenario) => reporter.ended(scenario),
+  })
+  reporter.finish(report)
+})
+
+afterAll(() => target.close())
+
+const header = 'contract of team.get: header X-RateLimit-Remaining: missing or not a whole number (plenty)'
+
+describe('reports', () => {
+  it('prints a line per scenario, the failure details, and the summary last', () => {
+    const lines = consoleText.trimEnd().split('\n')
+    expect(lines[0]).toBe('✗ The team is read (test/harness/fixtures/divergence/header.yaml)')
+    expect(lines[1]).toBe('    step 1 "read the team" (team.get)')
+    expect(lines[2]).toBe(`      request:  GET ${target.base}/team`)
+    expect(lines[3]).toMatch(/^ {6}answer: {3}200 \{"object":"team","id":\d+,/)
+    expect(lines[4]).toBe(`      - ${header}`)
+    expect(lines[5]).toMatch(/^✓ The user reads themselves \(\d+ ms\)$/)
+    expect(lines[6]).toBe(`- The token is checked and the mock's clock read (skipped: needs the mock's control API (/_mock), which ${target.base} does not have)`)
+    expect(lines.at(-1)).toBe('1 passed, 1 failed, 1 skipped')
+    expect(lines).toHaveLength(8)
+  })
+
+  it('writes JUnit XML with one test case per scenario, the failure and the skip', () => {
+    const xml = junitXml(report)
+    expect(xml).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites tests="3" failures="1" errors="0" skipped="1">/)
+    expect(xml).toMatch(/<testsuite name="ivs-mock verify" time="[\d.]+" tests="3" failures="1" errors="0" skipped="1">/)
+    expect(xml).toContain(`<property name="base" value="${target.base}"/>`)
+    expect(xml).toMatch(/<testcase classname="test\/harness\/fixtures\/divergence\/header" name="The team is read" file="test\/harness\/fixtures\/divergence\/header.yaml" time="[\d.]+">/)
+    expect(xml).toContain(`<failure message="step &quot;read the team&quot;: ${header}" type="ScenarioFailure"><![CDATA[step 1 "read the team" (team.get)\n  request:  GET ${target.base}/team\n  answer:   200 {`)
+    expect(xml).toContain(`  - ${header}]]></failure>`)
+    expect(xml).toMatch(/<testcase classname="test\/harness\/fixtures\/divergence\/untouched" name="The user reads themselves" file="[^"]+" time="[\d.]+"\/>/)
+    expect(xml).toMatch(/<testcase classname="test\/harness\/fixtures\/suite\/clock" name="The token is checked and the mock's clock read" file="[^"]+" time="[\d.]+">\s*<skipped\/>\s*<system-out><!\[CDATA\[skipped: needs the mock's control API/)
+  })
+
+  it('writes JSON with every scenario and step: operationId, status, outcome and failures', () => {
+    const json = JSON.parse(jsonReport(report))
+    expect({ passed: json.passed, failed: json.failed, skipped: json.skipped, base: json.base, control: json.control }).toEqual({ passed: 1, failed: 1, skipped: 1, base: target.base, control: false })
+    expect(
+      json.scenarios.map((scenario: any) => ({
+        name: scenario.name,
+        outcome: scenario.outcome,
+        steps: scenario.steps.map((step: any) => ({ operationId: step.operationId, status: step.status, outcome: step.outcome, failures: step.failures })),
+      })),
+    ).toEqual([
+      { name: 'The team is read', outcome: 'failed', steps: [{ operationId: 'team.get', status: 200, outcome: 'failed', failures: [header] }] },
+      { name: 'The user reads themselves', outcome: 'passed', steps: [{ operationId: 'team.me.get', status: 200, outcome: 'passed', failures: [] }] },
+      {
+        name: "The token is checked and the mock's clock read",
+        outcome: 'skipped',
+        steps: [
+          { operationId: 'status.get', status: 204, outcome: 'passed', failures: [] },
+          { operationId: 'status.get', status: 401, outcome: 'passed', failures: [] },
+          { operationId: 'control.clock.get', status: undefined, outcome: 'skipped', failures: [] },
+          { operationId: 'status.get', status: undefined, outcome: 'skipped', failures: [] },
+        ],
+      },
+    ])
+  })
+})
