@@ -4,6 +4,7 @@ import { serve as listen } from '@hono/node-server'
 import { CommanderError } from 'commander'
 import { API_BASE, CONTROL_BASE, createApp } from './app.ts'
 import { buildCli, toServeConfig, type ServeConfig } from './config.ts'
+import { runPactCheck, runPactVerify } from './harness/pact/cli.ts'
 import { Contracts } from './contracts/load.ts'
 import { createClock } from './kernel/clock.ts'
 import { createEventBus } from './kernel/events.ts'
@@ -49,7 +50,19 @@ function seededWorld(fixture: WorldFixture, seed: number | undefined): WorldData
   return seedWorld(fixture, seed)
 }
 
-async function serve(config: ServeConfig): Promise<void> {
+interface RunningMock {
+  /** Where it answers, e.g. http://127.0.0.1:4010 (the API under /api/v2, the control API under /_mock). */
+  origin: string
+  port: number
+  fixture: WorldFixture
+  world: Awaited<ReturnType<typeof openWorld>>
+  services: ReturnType<typeof createServices>
+  /** Stops the clock's tick and the server, and saves a --data file. */
+  stop(): Promise<void>
+}
+
+/** The mock listening (serve, and pact verify's in-process mock); rejects when it cannot bind. */
+async function startMock(config: ServeConfig): Promise<RunningMock> {
   const contracts = new Contracts(contractsDir, { validateSchemas: false })
   const fixture = loadWorldFixture()
   const clock = createClock({ start: config.clock })
@@ -80,32 +93,13 @@ async function serve(config: ServeConfig): Promise<void> {
     version: packageJson.version,
   })
 
-  const server = listen({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
-    const origin = `http://${displayHost(config.host)}:${info.port}`
-    // Links in webhook deliveries point where the API answers.
-    services.webhooks.apiBase = `${origin}${API_BASE}`
-    const firstToken = fixture.tokens.find((token) => store.resolveToken(token.token, clock.timestamp))?.token ?? '<token>'
-    const state = config.data ? `${config.data} (${world.origin})` : 'in memory'
-    const lines = [
-      `IVS mock ${packageJson.version} listening on ${origin}${API_BASE}`,
-      `  State    ${state}, seed ${store.data.seed}${config.data && world.origin === 'loaded' ? ' (from the file)' : ''}`,
-      `  OpenAPI  ${origin}/openapi.json`,
-      `  Control  ${origin}${CONTROL_BASE} (fresh teams: POST ${CONTROL_BASE}/teams; ${origin}${CONTROL_BASE}/openapi.json)`,
-      ...tokenLines(fixture, store, clock.timestamp()).map((line, index) => `  ${index === 0 ? 'Tokens ' : '       '}  ${line}`),
-      `  Try      curl -H "Authorization: Bearer ${firstToken}" "${origin}${API_BASE}/clients?limit=2"`,
-    ]
-    console.log(lines.join('\n'))
+  const { server, port } = await new Promise<{ server: ReturnType<typeof listen>; port: number }>((resolve, reject) => {
+    const server = listen({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => resolve({ server, port: info.port }))
+    server.once('error', reject)
   })
-  server.on('error', (error: NodeJS.ErrnoException) => {
-    const reason =
-      error.code === 'EADDRINUSE'
-        ? `port ${config.port} on ${config.host} is already in use; choose another with --port or PORT`
-        : error.code === 'EADDRNOTAVAIL'
-          ? `cannot bind to ${config.host}: no such local address`
-          : error.message
-    console.error(`ivs-mock: ${reason}`)
-    process.exit(1)
-  })
+  const origin = `http://${displayHost(config.host)}:${port}`
+  // Links in webhook deliveries point where the API answers.
+  services.webhooks.apiBase = `${origin}${API_BASE}`
   // The clock ticks with real time: what falls due (check results, expiry) happens within a second
   // even when nobody calls. This timer only looks at the clock; the work is the scheduler's jobs.
   const tick = setInterval(() => {
@@ -114,18 +108,67 @@ async function serve(config: ServeConfig): Promise<void> {
     deliveriesChanged = false
   }, 1000)
   tick.unref()
-  const stop = (signal: string) => {
+  const stop = async () => {
     clearInterval(tick)
+    await new Promise<void>((resolve) => server.close(() => resolve()))
+    await world.save()
+  }
+  return { origin, port, fixture, world, services, stop }
+}
+
+async function serve(config: ServeConfig): Promise<void> {
+  let mock: RunningMock
+  try {
+    mock = await startMock(config)
+  } catch (error) {
+    if (error instanceof DataFileError) throw error
+    const { code, message } = error as NodeJS.ErrnoException
+    const reason =
+      code === 'EADDRINUSE'
+        ? `port ${config.port} on ${config.host} is already in use; choose another with --port or PORT`
+        : code === 'EADDRNOTAVAIL'
+          ? `cannot bind to ${config.host}: no such local address`
+          : message
+    console.error(`ivs-mock: ${reason}`)
+    process.exit(1)
+  }
+  const { origin, fixture, world, services } = mock
+  const { store } = world
+  const clock = services.clock
+  const firstToken = fixture.tokens.find((token) => store.resolveToken(token.token, clock.timestamp))?.token ?? '<token>'
+  const state = config.data ? `${config.data} (${world.origin})` : 'in memory'
+  const lines = [
+    `IVS mock ${packageJson.version} listening on ${origin}${API_BASE}`,
+    `  State    ${state}, seed ${store.data.seed}${config.data && world.origin === 'loaded' ? ' (from the file)' : ''}`,
+    `  OpenAPI  ${origin}/openapi.json`,
+    `  Control  ${origin}${CONTROL_BASE} (fresh teams: POST ${CONTROL_BASE}/teams; ${origin}${CONTROL_BASE}/openapi.json)`,
+    ...tokenLines(fixture, store, clock.timestamp()).map((line, index) => `  ${index === 0 ? 'Tokens ' : '       '}  ${line}`),
+    `  Try      curl -H "Authorization: Bearer ${firstToken}" "${origin}${API_BASE}/clients?limit=2"`,
+  ]
+  console.log(lines.join('\n'))
+  const stop = (signal: string) => {
     console.log(`ivs-mock: ${signal}, stopping`)
-    server.close()
-    void world.save().finally(() => process.exit(0))
+    void mock.stop().finally(() => process.exit(0))
   }
   process.once('SIGINT', () => stop('SIGINT'))
   process.once('SIGTERM', () => stop('SIGTERM'))
 }
 
+/** pact verify against --base, or against a mock started here on a free port of 127.0.0.1 (every other setting its default). */
+async function pactVerify(files: string[], base: string | undefined): Promise<number> {
+  if (base) return runPactVerify(files, base)
+  const mock = await startMock({ ...toServeConfig(buildCli(packageJson.version).serve.opts()), port: 0, host: '127.0.0.1', data: undefined })
+  try {
+    return await runPactVerify(files, mock.origin)
+  } finally {
+    await mock.stop()
+  }
+}
+
 async function main(argv: string[]): Promise<void> {
-  const { program, serve: serveCommand } = buildCli(packageJson.version)
+  const { program, serve: serveCommand, pactVerify: pactVerifyCommand, pactCheck: pactCheckCommand } = buildCli(packageJson.version)
+  pactCheckCommand.action((files: string[]) => process.exit(runPactCheck(files)))
+  pactVerifyCommand.action(async (files: string[], options: { base?: string }) => process.exit(await pactVerify(files, options.base)))
   serveCommand.action(async (options: Record<string, unknown>) => {
     try {
       await serve(toServeConfig(options))
