@@ -20,15 +20,24 @@ export function matchInteraction(conformance: Conformance, method: string, path:
   return onSurface ? conformance.matchFullPath(method, path) : conformance.match(method, path, 'api')
 }
 
+/** What the service answers a request its operation does not accept: 422 for its fields, 400 for a body that is not JSON. */
+const REFUSALS = new Set([400, 422])
+
+/**
+ * The request must be one its operation accepts, unless the interaction expects the answer to a
+ * request that is not (400, 422): a consumer showing how it handles an invalid field sends one.
+ */
 export function checkInteraction(conformance: Conformance, interaction: PactInteraction): Violation[] {
   const { request, response } = interaction
   const match = matchInteraction(conformance, request.method, request.path)
   if (!match) return [{ at: 'request', message: `no operation answers ${request.method} ${request.path}` }]
-  const requestViolations = conformance.checkRequest(match.op, {
-    query: request.query,
-    body: request.body,
-    contentType: request.headers['content-type'] ?? (request.body === undefined ? null : 'application/json'),
-  })
+  const requestViolations = REFUSALS.has(response.status)
+    ? []
+    : conformance.checkRequest(match.op, {
+        query: request.query,
+        body: request.body,
+        contentType: request.headers['content-type'] ?? (request.body === undefined ? null : 'application/json'),
+      })
   const responseViolations = conformance.checkResponse(match.op, { status: response.status, headers: response.headers, body: response.body, text: response.text }, { partial: true })
   return [
     ...requestViolations.map((violation) => ({ ...violation, at: violation.at.startsWith('request') ? violation.at : `request ${violation.at}` })),
