@@ -154,15 +154,10 @@ async function serve(config: ServeConfig): Promise<void> {
   process.once('SIGTERM', () => stop('SIGTERM'))
 }
 
-/** pact verify against --base, or against a mock started here on a free port of 127.0.0.1 (every other setting its default). */
-async function pactVerify(files: string[], base: string | undefined): Promise<number> {
-  if (base) return runPactVerify(files, base)
-  const mock = await startMock({ ...toServeConfig(buildCli(packageJson.version).serve.opts()), port: 0, host: '127.0.0.1', data: undefined })
-  try {
-    return await runPactVerify(files, mock.origin)
-  } finally {
-    await mock.stop()
-  }
+/** pact verify against --base, or against a mock started for the run on a free port of 127.0.0.1 (every other setting its default). */
+function pactVerify(files: string[], base: string | undefined): Promise<number> {
+  const config = { ...toServeConfig(buildCli(packageJson.version).serve.opts()), port: 0, host: '127.0.0.1', data: undefined }
+  return runPactVerify(files, base ? { origin: base } : { start: () => startMock(config) })
 }
 
 async function main(argv: string[]): Promise<void> {

@@ -5,7 +5,7 @@ import { loadContracts } from '../../contracts/load.ts'
 import { Conformance } from '../conformance.ts'
 import { checkPact, formatFinding } from './check.ts'
 import { PactFileError, readPactFile, type PactFile } from './pact-file.ts'
-import { PactNotInstalledError, verifyPacts } from './verify.ts'
+import { PactNotInstalledError, stateProblems, verifyPacts } from './verify.ts'
 
 export const PACT_EXIT = { passed: 0, failed: 1, unusable: 2 } as const
 
@@ -45,12 +45,23 @@ export function runPactCheck(files: string[], output: Output = consoleOutput): n
   return failed === 0 ? PACT_EXIT.passed : PACT_EXIT.failed
 }
 
-export async function runPactVerify(files: string[], origin: string, output: Output = consoleOutput): Promise<number> {
-  if (!readAll(files, output)) return PACT_EXIT.unusable
+/** A mock to verify against: one running at an origin, or one to start for the run (and stop after). */
+export type VerifyTarget = { origin: string } | { start: () => Promise<{ origin: string; stop: () => Promise<void> }> }
+
+export async function runPactVerify(files: string[], target: VerifyTarget, output: Output = consoleOutput): Promise<number> {
+  const pacts = readAll(files, output)
+  if (!pacts) return PACT_EXIT.unusable
+  // Unknown states fail before any mock starts or any request is made.
+  const unknown = stateProblems(pacts)
+  if (unknown.length > 0) {
+    for (const problem of unknown) output.err(`ivs-mock pact verify: ${problem}`)
+    return PACT_EXIT.failed
+  }
+  const mock = 'origin' in target ? { origin: target.origin, stop: () => Promise.resolve() } : await target.start()
   try {
-    const result = await verifyPacts({ files, origin })
+    const result = await verifyPacts({ files, origin: mock.origin })
     for (const problem of result.problems) output.err(`ivs-mock pact verify: ${problem}`)
-    output.out(`pact verify: ${result.ok ? 'passed' : 'failed'} against ${origin}`)
+    output.out(`pact verify: ${result.ok ? 'passed' : 'failed'} against ${mock.origin}`)
     return result.ok ? PACT_EXIT.passed : PACT_EXIT.failed
   } catch (error) {
     if (error instanceof PactNotInstalledError || error instanceof PactFileError) {
@@ -58,5 +69,7 @@ export async function runPactVerify(files: string[], origin: string, output: Out
       return PACT_EXIT.unusable
     }
     throw error
+  } finally {
+    await mock.stop()
   }
 }
