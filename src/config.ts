@@ -143,7 +143,7 @@ Examples:
     .description('replay pacts against the mock (started in-process unless --base), provider states set up through the control API')
     .argument('<pact-files...>', 'pact files to verify')
     .addOption(new Option('--base <url>', 'origin of a running mock, e.g. http://127.0.0.1:4010; default: start one in-process on 127.0.0.1').argParser(httpUrl))
-    .addHelpText('after', `\nProvider states (each in the interaction's own fresh team; every state also takes ${ROLE_PARAM}):\n${describeStates().map((line) => `  ${line}`).join('\n')}`)
+    .addHelpText('after', `\nProvider states, each set up in the interaction's own fresh team. Every state also takes ${ROLE_PARAM}.\n${describeStates().map((line) => `  ${line}`).join('\n')}`)
     .exitOverride()
   const pactCheck = pact
     .command('check')

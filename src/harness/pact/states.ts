@@ -190,7 +190,8 @@ export const NO_STATE: StateDefinition = {
   setup: tokenOf,
 }
 
-export const ROLE_PARAM = `role: whose Authorization the request carries: ${CALLERS.join(', ')} (default owner; the team's token of that role replaces the recorded header; none sends none; recorded keeps the consumer's)`
+/** What the `role` parameter every state takes does. */
+export const ROLE_PARAM = `role, the token the request carries: ${ROLES.join(', ')} (the team's token of that role; default owner), none (no Authorization) or recorded (the consumer's own header)`
 
 export function findState(name: string): StateDefinition | undefined {
   return name === '' ? NO_STATE : STATES.find((state) => state.name === name)
