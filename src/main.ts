@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { serve as listen } from '@hono/node-server'
 import { CommanderError } from 'commander'
 import { API_BASE, CONTROL_BASE, createApp } from './app.ts'
-import { buildCli, toServeConfig, type ServeConfig } from './config.ts'
+import { buildCli, serveOptions, toServeConfig, type ServeConfig } from './config.ts'
 import { runPactCheck, runPactVerify } from './harness/pact/cli.ts'
 import { Contracts } from './contracts/load.ts'
 import { createClock } from './kernel/clock.ts'
@@ -156,7 +156,8 @@ async function serve(config: ServeConfig): Promise<void> {
 
 /** pact verify against --base, or against a mock started for the run on a free port of 127.0.0.1 (every other setting its default). */
 function pactVerify(files: string[], base: string | undefined): Promise<number> {
-  const config = { ...toServeConfig(buildCli(packageJson.version).serve.opts()), port: 0, host: '127.0.0.1', data: undefined }
+  const defaults = Object.fromEntries(serveOptions().map((option) => [option.attributeName(), option.defaultValue as unknown]))
+  const config = { ...toServeConfig(defaults), port: 0, host: '127.0.0.1' }
   return runPactVerify(files, base ? { origin: base } : { start: () => startMock(config) })
 }
 
