@@ -42,6 +42,8 @@ async function pactFile(name: string, interactions: unknown[], version = '4.0'):
 }
 
 const json = (content: unknown) => ({ content, contentType: 'application/json', encoded: false })
+/** A recorded token: pact verify replaces it with one of the interaction's fresh team. */
+const AUTHORIZATION = 'Bearer ivs_recorded'
 
 /** Three wrong interactions: an undocumented status, a body field of the wrong type, a request with an invalid body. */
 const WRONG_INTERACTIONS = [
@@ -49,20 +51,25 @@ const WRONG_INTERACTIONS = [
     type: 'Synchronous/HTTP',
     description: 'a client answered with a teapot',
     providerStates: [{ name: 'a client exists' }],
-    request: { method: 'GET', path: '/api/v2/clients/1', generators: { path: { type: 'ProviderState', expression: '/api/v2/clients/${clientId}' } } },
+    request: {
+      method: 'GET',
+      path: '/api/v2/clients/1',
+      headers: { Authorization: [AUTHORIZATION] },
+      generators: { path: { type: 'ProviderState', expression: '/api/v2/clients/${clientId}' } },
+    },
     response: { status: 418 },
   },
   {
     type: 'Synchronous/HTTP',
     description: 'a client whose id is a word',
     providerStates: [{ name: 'a client exists' }],
-    request: { method: 'GET', path: '/clients/1', generators: { path: { type: 'ProviderState', expression: '/clients/${clientId}' } } },
+    request: { method: 'GET', path: '/clients/1', headers: { Authorization: [AUTHORIZATION] }, generators: { path: { type: 'ProviderState', expression: '/clients/${clientId}' } } },
     response: { status: 200, body: json({ object: 'client', id: 'one' }) },
   },
   {
     type: 'Synchronous/HTTP',
     description: 'a new client without a last name',
-    request: { method: 'POST', path: '/api/v2/clients', headers: { 'Content-Type': ['application/json'] }, body: json({ name: { first_name: 'Ann' }, email: 'ann@example.com' }) },
+    request: { method: 'POST', path: '/api/v2/clients', headers: { 'Content-Type': ['application/json'], Authorization: [AUTHORIZATION] }, body: json({ name: { first_name: 'Ann' }, email: 'ann@example.com' }) },
     response: { status: 201, body: json({ object: 'client' }) },
   },
 ]
@@ -107,6 +114,18 @@ describe('a pact with wrong interactions', () => {
     ])
   })
 
+  it('a request without a bearer token fails pact check, unless it expects a 401', async () => {
+    const file = await pactFile('no-token.json', [
+      { type: 'Synchronous/HTTP', description: 'the team, without a token', request: { method: 'GET', path: '/api/v2/team' }, response: { status: 200 } },
+      { type: 'Synchronous/HTTP', description: 'refused without a token', request: { method: 'GET', path: '/api/v2/team' }, response: { status: 401, body: json({ error: 'Unauthenticated.' }) } },
+    ])
+    expect(await cli(['pact', 'check', file])).toEqual({
+      code: 1,
+      stdout: `${file}: "the team, without a token": request header Authorization: team.get takes a bearer token (Authorization: Bearer <token>), got none\npact check: 2 interactions in 1 file, 1 failed\n`,
+      stderr: '',
+    })
+  })
+
   it('fails pact verify, naming each interaction', async () => {
     const file = await pactFile('wrong.json', WRONG_INTERACTIONS)
     const result = await cli(['pact', 'verify', file])
@@ -141,7 +160,7 @@ describe('pact files of every version', () => {
         {
           description: 'the first page of cases',
           providerState: 'a case exists',
-          request: { method: 'GET', path: '/cases', query: 'limit=1' },
+          request: { method: 'GET', path: '/cases', query: 'limit=1', headers: { Authorization: AUTHORIZATION } },
           response: { status: 200, headers: { 'Content-Type': 'application/json' }, body: { object: 'paginated_list', data: [{ object: 'case', name: 'Onboarding' }] } },
         },
       ],
@@ -155,7 +174,7 @@ describe('pact files of every version', () => {
         {
           description: 'a completed identity check, seen by a read-only user',
           providerStates: [{ name: 'a record with a completed identity check exists', params: { outcome: 'consider', role: 'read-only' } }],
-          request: { method: 'GET', path: '/api/v2/checks/1', generators: { path: { type: 'ProviderState', expression: '/api/v2/checks/${checkId}' } } },
+          request: { method: 'GET', path: '/api/v2/checks/1', headers: { Authorization: AUTHORIZATION }, generators: { path: { type: 'ProviderState', expression: '/api/v2/checks/${checkId}' } } },
           response: { status: 200, body: { object: 'check', type: 'identity', status: 'accepted' } },
         },
         {

@@ -31,7 +31,7 @@ export function checkInteraction(conformance: Conformance, interaction: PactInte
   const { request, response } = interaction
   const match = matchInteraction(conformance, request.method, request.path)
   if (!match) return [{ at: 'request', message: `no operation answers ${request.method} ${request.path}` }]
-  const requestViolations = REFUSALS.has(response.status)
+  const requestViolations: Violation[] = REFUSALS.has(response.status)
     ? []
     : conformance.checkRequest(match.op, {
         query: request.query,
@@ -39,6 +39,11 @@ export function checkInteraction(conformance: Conformance, interaction: PactInte
         contentType: request.headers['content-type'] ?? (request.body === undefined ? null : 'application/json'),
       })
   const responseViolations = conformance.checkResponse(match.op, { status: response.status, headers: response.headers, body: response.body, text: response.text }, { partial: true })
+  // The API takes a bearer token on every operation; only an interaction about its absence (401) goes without.
+  const authorization = request.headers.authorization ?? ''
+  if (SURFACES[match.op.surface].authenticated && response.status !== 401 && !/^Bearer \S+/i.test(authorization)) {
+    requestViolations.push({ at: 'request header Authorization', message: `${match.op.id} takes a bearer token (Authorization: Bearer <token>), got ${authorization || 'none'}` })
+  }
   return [
     ...requestViolations.map((violation) => ({ ...violation, at: violation.at.startsWith('request') ? violation.at : `request ${violation.at}` })),
     ...responseViolations.map((violation) => ({ ...violation, at: `response ${violation.at}` })),
