@@ -108,10 +108,11 @@ async function startMock(config: ServeConfig): Promise<RunningMock> {
     deliveriesChanged = false
   }, 1000)
   tick.unref()
-  const stop = async () => {
+  // Connections still open would hold a close back; the process exits after a stop anyway.
+  const stop = () => {
     clearInterval(tick)
-    await new Promise<void>((resolve) => server.close(() => resolve()))
-    await world.save()
+    server.close()
+    return world.save()
   }
   return { origin, port, fixture, world, services, stop }
 }
