@@ -62,8 +62,8 @@ export function mediaTypeListed(contentType: string | null, listed: readonly str
 }
 
 /**
- * A partial body's errors without those about properties it leaves out: \`required\` (also when
- * ajv-errors wrapped it in a custom message), and then the \`if\` errors that only announced them.
+ * A partial body's errors without those about properties it leaves out: `required` (also when
+ * ajv-errors wrapped it in a custom message), and then the `if` errors that only announced them.
  */
 function withoutMissingProperties(errors: ErrorObject[]): ErrorObject[] {
   const missing = (error: ErrorObject): boolean =>
