@@ -1,6 +1,7 @@
 // Typed configuration from flags and environment variables, with defaults and --help.
 // Bad input exits with code 2 and a one-line reason (see main.ts).
 import { Command, InvalidArgumentError, Option } from 'commander'
+import { describeStates, ROLE_PARAM } from './harness/pact/states.ts'
 import { TOKEN_ROLES } from './harness/runner.ts'
 import { DEFAULT_JOURNAL_SIZE } from './kernel/journal.ts'
 import { DEFAULT_SCAN_DELAY_SECONDS } from './lifecycle/schedule.ts'
@@ -53,6 +54,11 @@ function booleanWord(value: string): boolean {
   if (['1', 'true', 'yes', 'on'].includes(word)) return true
   if (['0', 'false', 'no', 'off'].includes(word)) return false
   throw new InvalidArgumentError('expected true or false.')
+}
+
+function httpUrl(value: string): string {
+  if (!/^https?:\/\/[^/\s]+/i.test(value.trim())) throw new InvalidArgumentError('expected an http(s) URL, e.g. http://127.0.0.1:4010.')
+  return value.trim()
 }
 
 export function serveOptions(): Option[] {
@@ -216,11 +222,6 @@ function apiBase(value: string): string {
   return trimmed
 }
 
-function httpUrl(value: string): string {
-  if (!/^https?:\/\/[^/\s]+/.test(value.trim())) throw new InvalidArgumentError('expected an http or https URL.')
-  return value.trim()
-}
-
 const collect = (value: string, previous: string[] = []) => [...previous, value]
 
 export function verifyOptions(): Option[] {
@@ -278,7 +279,7 @@ export function toVerifyConfig(options: Record<string, unknown>, environment: No
 }
 
 /** The CLI; actions are attached by main.ts so that this stays free of side effects. */
-export function buildCli(version: string): { program: Command; serve: Command; verify: Command; proxy: Command } {
+export function buildCli(version: string): { program: Command; serve: Command; verify: Command; proxy: Command; pactVerify: Command; pactCheck: Command } {
   const program = new Command('ivs-mock')
     .description('Stateful mock of the Identity Verification Service REST API v2.0')
     .version(version)
@@ -319,5 +320,19 @@ Prints one line per exchange; on SIGINT or SIGTERM writes the reports asked for 
 Example:
   ivs-mock proxy --upstream https://sandbox.example --port 4020 --json proxy.json --junit proxy.xml`,
   )
-  return { program, serve, verify, proxy }
+  const pact = program.command('pact').description('check and verify Pact consumer contracts (pact files V2, V3, V4)').exitOverride()
+  const pactVerify = pact
+    .command('verify')
+    .description('replay pacts against the mock (started in-process unless --base), provider states set up through the control API')
+    .argument('<pact-files...>', 'pact files to verify')
+    .addOption(new Option('--base <url>', 'origin of a running mock, e.g. http://127.0.0.1:4010; default: start one in-process on 127.0.0.1').argParser(httpUrl))
+    .addHelpText('after', `\nProvider states, each set up in the interaction's own fresh team. Every state also takes ${ROLE_PARAM}.\n${describeStates().map((line) => `  ${line}`).join('\n')}`)
+    .exitOverride()
+  const pactCheck = pact
+    .command('check')
+    .description('check every interaction against contracts/, with no provider running')
+    .argument('<pact-files...>', 'pact files to check')
+    .exitOverride()
+  for (const command of [pactVerify, pactCheck]) command.addHelpText('after', '\nExit codes: 0 every interaction passed, 1 one failed (named, with where and why), 2 bad usage or an unreadable pact file.')
+  return { program, serve, verify, proxy, pactVerify, pactCheck }
 }

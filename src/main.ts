@@ -6,6 +6,7 @@ import { serve as listen } from '@hono/node-server'
 import { CommanderError } from 'commander'
 import { API_BASE, CONTROL_BASE, createApp } from './app.ts'
 import { buildCli, serveOptions, toProxyConfig, toServeConfig, toVerifyConfig, type ProxyConfig, type ServeConfig } from './config.ts'
+import { runPactCheck, runPactVerify } from './harness/pact/cli.ts'
 import { Contracts } from './contracts/load.ts'
 import { createClock } from './kernel/clock.ts'
 import { createEventBus } from './kernel/events.ts'
@@ -159,6 +160,15 @@ function inProcessMockConfig(): ServeConfig {
   return { ...toServeConfig(defaults), port: 0, host: '127.0.0.1', rateLimit: 1_000_000_000, cors: false }
 }
 
+/** pact verify against --base, or against a mock started for the run on a free port of 127.0.0.1. */
+function pactVerify(files: string[], base: string | undefined): Promise<number> {
+  const start = async () => {
+    const mock = await startMock(inProcessMockConfig(), false)
+    return { origin: mock.origin, stop: () => mock.close() }
+  }
+  return runPactVerify(files, base ? { origin: base } : { start })
+}
+
 /** Reads a tokens file of NAME=value lines (util.parseEnv: the dotenv syntax). */
 function readTokensFile(file: string | undefined): Record<string, string> {
   if (!file) return {}
@@ -241,7 +251,7 @@ async function runProxy(config: ProxyConfig): Promise<void> {
 }
 
 async function main(argv: string[]): Promise<void> {
-  const { program, serve: serveCommand, verify: verifyCommand, proxy: proxyCommand } = buildCli(packageJson.version)
+  const { program, serve: serveCommand, verify: verifyCommand, proxy: proxyCommand, pactVerify: pactVerifyCommand, pactCheck: pactCheckCommand } = buildCli(packageJson.version)
   const commands = program.commands.map((command) => command.name())
   const first = argv[2]
   if (first !== undefined && !first.startsWith('-') && !commands.includes(first)) {
@@ -260,6 +270,8 @@ async function main(argv: string[]): Promise<void> {
     }
   })
   proxyCommand.action((options: Record<string, unknown>) => runProxy(toProxyConfig(options)))
+  pactCheckCommand.action((files: string[]) => process.exit(runPactCheck(files)))
+  pactVerifyCommand.action(async (files: string[], options: { base?: string }) => process.exit(await pactVerify(files, options.base)))
   serveCommand.action(async (options: Record<string, unknown>) => {
     try {
       await startMock(toServeConfig(options), true)

@@ -2,6 +2,7 @@
 // one the operation accepts, and whether the answer is one the operation documents. The scenario
 // runner, the validating proxy and the Pact check all judge exchanges here, so they agree with each
 // other and with the mock's own gate (which validates requests with the same schemas).
+import type { ErrorObject } from 'ajv'
 import { describeErrors, SURFACES, type Contracts, type OperationContract, type Surface } from '../contracts/load.ts'
 import { normalizeInput, queryShapeOf, readQuery } from '../contracts/request.ts'
 
@@ -39,6 +40,15 @@ export interface ResponseToCheck {
   bodyUnread?: boolean
 }
 
+/** How much of an answer is there to judge. */
+export interface ResponseCheckOptions {
+  /**
+   * The exchange lists only what its consumer relies on, as a Pact interaction does: headers and a
+   * body it leaves out, and properties it leaves out of the body, are not judged; what it lists is.
+   */
+  partial?: boolean
+}
+
 const RATE_LIMIT_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining'] as const
 const RATE_LIMITED_HEADERS = ['Retry-After', 'X-RateLimit-Reset'] as const
 
@@ -53,6 +63,17 @@ function header(headers: ResponseToCheck['headers'], name: string): string | nul
 export function mediaTypeListed(contentType: string | null, listed: readonly string[]): boolean {
   const type = (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? ''
   return listed.some((media) => media === '*/*' || media === type || (media.endsWith('/*') && type.startsWith(media.slice(0, -1))))
+}
+
+/**
+ * A partial body's errors without those about properties it leaves out: `required` (also when
+ * ajv-errors wrapped it in a custom message), and then the `if` errors that only announced them.
+ */
+function withoutMissingProperties(errors: ErrorObject[]): ErrorObject[] {
+  const missing = (error: ErrorObject): boolean =>
+    error.keyword === 'required' || (error.keyword === 'errorMessage' && ((error.params as { errors?: ErrorObject[] }).errors ?? []).every(missing))
+  const rest = errors.filter((error) => !missing(error))
+  return rest.every((error) => error.keyword === 'if') ? [] : rest
 }
 
 const isWholeNumber = (value: string | null) => value !== null && /^\d+$/.test(value.trim())
@@ -127,14 +148,17 @@ export class Conformance {
    * body that breaks its schema (or a body where none is documented), a binary answer of another
    * media type, and on the API the rate-limit headers (and on a 429 Retry-After and X-RateLimit-Reset).
    */
-  checkResponse(op: OperationContract, response: ResponseToCheck): Violation[] {
+  checkResponse(op: OperationContract, response: ResponseToCheck, options: ResponseCheckOptions = {}): Violation[] {
     const violations: Violation[] = []
+    const unlisted = (name: string) => options.partial === true && header(response.headers, name) === null
     if (SURFACES[op.surface].authenticated) {
       for (const name of RATE_LIMIT_HEADERS) {
+        if (unlisted(name)) continue
         if (!isWholeNumber(header(response.headers, name))) violations.push({ at: `header ${name}`, message: `missing or not a whole number (${header(response.headers, name) ?? 'absent'})` })
       }
       if (response.status === 429) {
         for (const name of RATE_LIMITED_HEADERS) {
+          if (unlisted(name)) continue
           if (!isWholeNumber(header(response.headers, name))) violations.push({ at: `header ${name}`, message: `a 429 must carry ${name} (${header(response.headers, name) ?? 'absent'})` })
         }
       }
@@ -145,19 +169,22 @@ export class Conformance {
       return violations
     }
     const contentType = header(response.headers, 'Content-Type')
+    const noBody = (response.text ?? '') === '' && response.body === undefined
     // A response with both answers JSON unless the request asked for one of its binary types.
     const negotiatedBinary = documented.body !== undefined && documented.binary !== undefined && mediaTypeListed(contentType, documented.binary)
     if (documented.body && !negotiatedBinary) {
-      if (!/json/i.test(contentType ?? '')) violations.push({ at: 'header Content-Type', message: `a ${response.status} of ${op.id} is JSON, got ${contentType ?? 'none'}` })
+      if (options.partial && noBody) return violations
+      if (!unlisted('Content-Type') && !/json/i.test(contentType ?? '')) violations.push({ at: 'header Content-Type', message: `a ${response.status} of ${op.id} is JSON, got ${contentType ?? 'none'}` })
       const validate = response.bodyUnread ? undefined : this.contracts.responseValidator(op.id, response.status)
       if (validate && !validate(response.body)) {
-        for (const error of describeErrors(validate.errors)) violations.push({ at: error.path ? `body.${error.path}` : 'body', message: error.message })
+        const errors = options.partial ? withoutMissingProperties(validate.errors ?? []) : validate.errors
+        for (const error of describeErrors(errors)) violations.push({ at: error.path ? `body.${error.path}` : 'body', message: error.message })
       }
     } else if (documented.binary) {
-      if (!mediaTypeListed(contentType, documented.binary)) {
+      if (!unlisted('Content-Type') && !mediaTypeListed(contentType, documented.binary)) {
         violations.push({ at: 'header Content-Type', message: `a ${response.status} of ${op.id} is ${documented.binary.join(' or ')}, got ${contentType ?? 'none'}` })
       }
-    } else if ((response.text ?? '') !== '' || response.body !== undefined) {
+    } else if (!noBody) {
       violations.push({ at: 'body', message: `a ${response.status} of ${op.id} has no body, got ${(response.text ?? JSON.stringify(response.body)).slice(0, 200)}` })
     }
     return violations
