@@ -201,7 +201,7 @@ describe('POST /form-templates', () => {
       { 'fields.1.id': ['The id field has a duplicate value.'], 'fields.2.id': ['The id field has a duplicate value.'] },
     ],
     [
-      'a section holding an unknown field, a section, or a field another section holds',
+      'a section holding an unknown field or a field another section holds',
       {
         name: 'x',
         fields: [
@@ -210,7 +210,29 @@ describe('POST /form-templates', () => {
           { id: 'more', type: 'section', label: 'More', fields: ['a'] },
         ],
       },
-      { 'fields.0.fields.1': ['The selected fields is invalid.'], 'fields.0.fields.2': ['The selected fields is invalid.'], 'fields.2.fields.0': ['The fields field has a duplicate value.'] },
+      { 'fields.0.fields.1': ['The selected fields is invalid.'], 'fields.2.fields.0': ['The fields field has a duplicate value.'] },
+    ],
+    [
+      'a section holding itself, the first section, or a section that holds it',
+      {
+        name: 'x',
+        fields: [
+          { id: 'root', type: 'section', fields: ['a', 'b'] },
+          { id: 'a', type: 'section', label: 'A', fields: ['a', 'c'] },
+          { id: 'b', type: 'section', label: 'B', fields: ['root', 'q'] },
+          { id: 'c', type: 'section', label: 'C', fields: ['d'] },
+          { id: 'd', type: 'section', label: 'D', fields: ['a'] },
+          { id: 'q', type: 'text', label: 'Q' },
+          { id: 'x', type: 'section', label: 'X', fields: ['y'] },
+          { id: 'y', type: 'section', label: 'Y', fields: ['x'] },
+        ],
+      },
+      {
+        'fields.1.fields.0': ['The selected fields is invalid.'],
+        'fields.2.fields.0': ['The selected fields is invalid.'],
+        'fields.4.fields.0': ['The fields field has a duplicate value.'],
+        'fields.6.fields.0': ['The selected fields is invalid.'],
+      },
     ],
     [
       'show_if naming an unknown field, a heading, a field outside every section, or an option the choice lacks',
