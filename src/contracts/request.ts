@@ -139,6 +139,13 @@ const typeErrorTypes = (error: ErrorObject): string[] => {
 const jsonType = (value: unknown): string =>
   typeof value === 'number' ? (Number.isInteger(value) ? 'integer' : 'number') : value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value
 
+/** The validator's type errors, those a contract's own message (ajv-errors' errorMessage) stands for included. */
+function typeErrors(errors: ErrorObject[] | null | undefined): ErrorObject[] {
+  return (errors ?? []).flatMap((error) =>
+    error.keyword === 'errorMessage' ? typeErrors((error.params as { errors?: ErrorObject[] }).errors) : error.keyword === 'type' ? [error] : [],
+  )
+}
+
 /**
  * Validates a normalised JSON body (normalizeInput) as Laravel's rules read it, which is looser
  * than JSON Schema on two types (FACTS.md "Validation"): where the schema wants an integer, a
@@ -158,8 +165,7 @@ export function validateBody(validate: ValidateFunction, body: unknown): boolean
   for (;;) {
     if (validate(body)) return true
     let changed = false
-    for (const error of validate.errors ?? []) {
-      if (error.keyword !== 'type') continue
+    for (const error of typeErrors(validate.errors)) {
       const place = holderOf(body, error.instancePath)
       if (!place) continue
       const [holder, key] = place

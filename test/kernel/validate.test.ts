@@ -612,6 +612,10 @@ describe('validateBody: JSON read as Laravel reads it (FACTS.md "Validation")', 
   it('coerces the items of an array body by index', () => {
     expect(coerced(body('clients.organisations.add'), ['4', 5, ' 6 '])).toEqual({ valid: true, body: [4, 5, 6] })
   })
+
+  it("finds the wrong types behind a contract's own message for the whole body", () => {
+    expect(coerced(body('clients.assignees.add'), [{ type: 'team_member', team_member: '7' }])).toEqual({ valid: true, body: [{ type: 'team_member', team_member: 7 }] })
+  })
 })
 
 describe('passedSchema and mergeErrors: one 422 with the rules the contract cannot state', () => {
