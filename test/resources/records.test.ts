@@ -372,6 +372,15 @@ describe('PATCH /records/{id}, archive and expire', () => {
     expect(empty.body).toEqual({ errors: ['At least one property is required'] })
   })
 
+  it('answers a bad flag and an expiry out of the window in one 422, and changes nothing', async () => {
+    const { team, api, client } = await teamWithClient()
+    const record = await createRecord(team, { client: client.id, steps: [IDENTITY], notification: false })
+    const res = await api.patch(`/records/${record.id}`, { is_archived: 'yes', expired_at: at(-1), has_reminders: '1' })
+    expect(res.status).toBe(422)
+    expect(res.body).toEqual({ is_archived: ['The is archived field must be true or false.'], expired_at: [`The expired at field must be a date after or equal to ${NOW}.`] })
+    expect(team.team.records.get(record.id)).toMatchObject({ archived_at: null, has_reminders: false })
+  })
+
   it('expires a record once: a second expire is a 422', async () => {
     const { mock, team, api, client } = await teamWithClient()
     const record = await createRecord(team, { client: client.id, steps: [IDENTITY], notification: false })

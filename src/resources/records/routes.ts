@@ -2,7 +2,7 @@ import type { AppRoutes } from '../../context.ts'
 import { paginate } from '../../kernel/pagination.ts'
 import { findClient } from '../clients/index.ts'
 import { presentRecord } from './present.ts'
-import { archiveRecord, createRecord, expireRecord, findRecord, listRecords, recordCreateErrors, updateRecord } from './service.ts'
+import { archiveRecord, createRecord, expireRecord, findRecord, listRecords, recordCreateErrors, recordUpdateErrors, updateRecord } from './service.ts'
 
 const record = { find: findRecord }
 
@@ -17,7 +17,7 @@ export function recordsRoutes(routes: AppRoutes): void {
 
   routes.handle('records.get', record, ({ ctx, found, expand, baseUrl }) => presentRecord(ctx, found, expand, baseUrl))
 
-  routes.handle('records.update', record, ({ ctx, found, body, expand, baseUrl }) => presentRecord(ctx, updateRecord(ctx, found, body), expand, baseUrl))
+  routes.handle('records.update', { ...record, rules: ({ ctx, body, passed }) => recordUpdateErrors(ctx, body, passed) }, ({ ctx, found, body, expand, baseUrl }) => presentRecord(ctx, updateRecord(ctx, found, body), expand, baseUrl))
 
   routes.handle('records.archive', record, ({ ctx, found, expand, baseUrl }) => presentRecord(ctx, archiveRecord(ctx, found), expand, baseUrl))
 

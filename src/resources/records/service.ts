@@ -1,7 +1,7 @@
 import { canSee, emit, visibleRow, type RequestContext, type TeamContext } from '../../context.ts'
 import type { RecordCreateJson, RecordsListQuery, RecordUpdateJson } from '../../contracts/generated.ts'
 import { toTimestamp } from '../../kernel/clock.ts'
-import { assertValid, everyKeyPassed, invalid, invalidBody, type ValidationErrors } from '../../kernel/errors.ts'
+import { assertValid, everyKeyPassed, invalidBody, type ValidationErrors } from '../../kernel/errors.ts'
 import { seesOnlyAssigned } from '../../kernel/roles.ts'
 import { sortRows, type SortAccessors } from '../../kernel/sort.ts'
 import { hasVisibility } from '../../kernel/visibility.ts'
@@ -221,15 +221,23 @@ export function createRecord(ctx: RequestContext, input: RecordCreateJson): Reco
 /** FACTS.md: an expired_at date-time lies within 10 days from now. */
 const EXPIRY_WINDOW_DAYS = 10
 
+/** PATCH /records/{id} beyond its contract: an expired_at date-time within the window, merged by the gate with the schema's errors. */
+export function recordUpdateErrors(ctx: TeamContext, input: RecordUpdateJson, passed: (key: string) => boolean = everyKeyPassed): ValidationErrors {
+  const value = input.expired_at
+  if (typeof value !== 'string' || !passed('expired_at')) return {}
+  const now = ctx.clock.now().getTime()
+  const moment = Date.parse(value)
+  const latest = now + EXPIRY_WINDOW_DAYS * DAY
+  if (moment < now) return { expired_at: [`The expired at field must be a date after or equal to ${toTimestamp(new Date(now))}.`] }
+  if (moment > latest) return { expired_at: [`The expired at field must be a date before or equal to ${toTimestamp(new Date(latest))}.`] }
+  return {}
+}
+
 function expiryFrom(ctx: TeamContext, value: string | boolean): string {
   const now = ctx.clock.now().getTime()
   if (value === true) return toTimestamp(new Date(now))
   if (value === false) return toTimestamp(new Date(now + ctx.behaviour.recordExpiryDays * DAY))
-  const moment = Date.parse(value)
-  const latest = now + EXPIRY_WINDOW_DAYS * DAY
-  if (moment < now) throw invalid({ expired_at: [`The expired at field must be a date after or equal to ${toTimestamp(new Date(now))}.`] })
-  if (moment > latest) throw invalid({ expired_at: [`The expired at field must be a date before or equal to ${toTimestamp(new Date(latest))}.`] })
-  return toTimestamp(new Date(moment))
+  return toTimestamp(new Date(Date.parse(value)))
 }
 
 /** Moves the expiry (and its job); reminders stop once the record has expired. */
@@ -246,6 +254,7 @@ export function setExpiry(ctx: TeamContext, record: RecordRow, expiredAt: string
  */
 export function updateRecord(ctx: RequestContext, record: RecordRow, input: RecordUpdateJson): RecordRow {
   const now = ctx.clock.timestamp()
+  assertValid(recordUpdateErrors(ctx, input))
   const expiredAt = input.expired_at === undefined ? undefined : expiryFrom(ctx, input.expired_at)
   let changed = false
   let review: 'record.reviewed' | 'record.unreviewed' | undefined
