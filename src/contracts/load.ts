@@ -247,6 +247,18 @@ export class Contracts {
   }
 
   /**
+   * The top-level properties of an operation's JSON body, in the contract's order: the order of
+   * Laravel's rules, in which a 422 lists its keys. Empty for a body that is not an object.
+   */
+  bodyProperties(id: string): string[] {
+    const body = this.operation(id).body
+    if (!body) return []
+    const ref = body.$ref
+    const schema = typeof ref === 'string' ? this.schemaById(new URL(ref, OPERATIONS_BASE).href) : body
+    return Object.keys(schema.properties ?? {})
+  }
+
+  /**
    * The fields of an operation's multipart body: its binary fields (those with a
    * contentMediaType) and its required fields. Undefined when it takes no multipart body.
    */

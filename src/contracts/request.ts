@@ -1,6 +1,7 @@
 // How a request's query string and JSON body read against an operation's contract, as Laravel's
 // middleware and rules read them. Shared by the mock's gate (kernel/validate.ts) and the harness, which checks requests
 // it sees on the wire against the same contracts.
+import type { ErrorObject, ValidateFunction } from 'ajv'
 
 export type Query = Record<string, unknown>
 
@@ -39,6 +40,13 @@ export function queryShapeOf(schema: { properties?: Record<string, ParamSchema> 
 const PHP_INT_MIN = -(2n ** 63n)
 const PHP_INT_MAX = 2n ** 63n - 1n
 
+/** A string Laravel's integer rule accepts (filter_var's int: digits with an optional sign, within PHP's range), as a number. */
+function integerOf(value: string): number | undefined {
+  if (!/^[+-]?\d+$/.test(value)) return undefined
+  const integer = BigInt(value)
+  return integer >= PHP_INT_MIN && integer <= PHP_INT_MAX ? Number(integer) : undefined
+}
+
 /**
  * A query string value as the contract's type wants it, as strictly as Laravel's rules read it:
  * integers only from plain digits (not 1e1 or 0x10) within PHP's 64-bit range (beyond 2^53 they
@@ -46,10 +54,8 @@ const PHP_INT_MAX = 2n ** 63n - 1n
  * Anything else stays a string for the validator to reject with the right message.
  */
 function coerce(value: string, types: readonly string[]): unknown {
-  if (types.includes('integer') && /^[+-]?\d+$/.test(value)) {
-    const integer = BigInt(value)
-    if (integer >= PHP_INT_MIN && integer <= PHP_INT_MAX) return Number(integer)
-  }
+  const integer = types.includes('integer') ? integerOf(value) : undefined
+  if (integer !== undefined) return integer
   if (types.includes('boolean')) {
     if (value === 'true' || value === '1') return true
     if (value === 'false' || value === '0') return false
@@ -94,4 +100,93 @@ export function normalizeInput(value: unknown): unknown {
     return Object.fromEntries(Object.entries(value).map(([key, child]) => [key, normalizeInput(child)]))
   }
   return value
+}
+
+/** Laravel's boolean rule: true, false, 1, 0, "1" and "0", nothing else (not "true"). */
+const BOOLEANS = new Map<unknown, boolean>([
+  [1, true],
+  [0, false],
+  ['1', true],
+  ['0', false],
+])
+
+/** A JSON value as Laravel's integer or boolean rule reads it, when the schema wants one of those and the value is not one. */
+function coerceBodyValue(value: unknown, types: readonly string[]): unknown {
+  if (typeof value === 'string' && types.includes('integer')) {
+    const integer = integerOf(value)
+    if (integer !== undefined) return integer
+  }
+  if (types.includes('boolean') && BOOLEANS.has(value)) return BOOLEANS.get(value)
+  return value
+}
+
+/** The object or array holding the value at a JSON pointer, and the value's key in it (undefined for the root). */
+function holderOf(data: unknown, instancePath: string): [Record<string, unknown>, string] | undefined {
+  if (instancePath === '') return undefined
+  const keys = instancePath.split('/').slice(1).map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
+  const last = keys.pop() as string
+  let holder = data
+  for (const key of keys) holder = (holder as Record<string, unknown>)[key]
+  return [holder as Record<string, unknown>, last]
+}
+
+const typeErrorTypes = (error: ErrorObject): string[] => {
+  const type = (error.params as { type: string | string[] }).type
+  return (Array.isArray(type) ? type : [type]).filter((name) => name !== 'null')
+}
+
+/** JSON Schema's name for a value's type ('integer' for whole numbers). */
+const jsonType = (value: unknown): string =>
+  typeof value === 'number' ? (Number.isInteger(value) ? 'integer' : 'number') : value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value
+
+/** The validator's type errors, those a contract's own message (ajv-errors' errorMessage) stands for included. */
+function typeErrors(errors: ErrorObject[] | null | undefined): ErrorObject[] {
+  return (errors ?? []).flatMap((error) =>
+    error.keyword === 'errorMessage' ? typeErrors((error.params as { errors?: ErrorObject[] }).errors) : error.keyword === 'type' ? [error] : [],
+  )
+}
+
+/**
+ * Validates a normalised JSON body (normalizeInput) as Laravel's rules read it, which is looser
+ * than JSON Schema on two types (FACTS.md "Validation"): where the schema wants an integer, a
+ * string of digits with an optional sign is one; where it wants a boolean, 1, 0, "1" and "0"
+ * are. The schema itself guides it, $refs, combinators and if/then included: a value is coerced
+ * only where the validator reports it as the wrong type and wants an integer or a boolean there,
+ * and the coercion is kept only when no other part of the schema then finds the new value of the
+ * wrong type (so "157" stays a string where a branch takes strings, and is not forced into an
+ * integer branch of a oneOf it does not belong to). The body is changed in place, so the values
+ * stored and returned are of the contract's types. Returns whether the body is valid; the
+ * validator's errors are those of the last run.
+ */
+export function validateBody(validate: ValidateFunction, body: unknown): boolean {
+  const tried = new Set<string>()
+  const originals = new Map<string, unknown>()
+  // Each run undoes or coerces a value it never touched that way before, or stops: bounded by twice the body's values.
+  for (;;) {
+    if (validate(body)) return true
+    let changed = false
+    for (const error of typeErrors(validate.errors)) {
+      const place = holderOf(body, error.instancePath)
+      if (!place) continue
+      const [holder, key] = place
+      const value = holder[key]
+      const types = typeErrorTypes(error)
+      if (originals.has(error.instancePath)) {
+        // A coerced value some part of the schema finds of the wrong type did not belong there: undone.
+        if (types.length === 0 || types.includes(jsonType(value)) || (types.includes('number') && typeof value === 'number')) continue
+        holder[key] = originals.get(error.instancePath)
+        originals.delete(error.instancePath)
+        changed = true
+        continue
+      }
+      if (tried.has(error.instancePath)) continue
+      const next = coerceBodyValue(value, types)
+      if (next === value) continue
+      tried.add(error.instancePath)
+      originals.set(error.instancePath, value)
+      holder[key] = next
+      changed = true
+    }
+    if (!changed) return false
+  }
 }

@@ -4,7 +4,7 @@
 // other and with the mock's own gate (which validates requests with the same schemas).
 import type { ErrorObject } from 'ajv'
 import { describeErrors, SURFACES, type Contracts, type OperationContract, type Surface } from '../contracts/load.ts'
-import { normalizeInput, queryShapeOf, readQuery } from '../contracts/request.ts'
+import { normalizeInput, queryShapeOf, readQuery, validateBody } from '../contracts/request.ts'
 
 /** One way an exchange breaks its contract. `at` says where: `status`, `body.name.first_name`, `header Retry-After`, `query.limit`, `request body.steps.0.type`. */
 export interface Violation {
@@ -129,13 +129,13 @@ export class Conformance {
     }
     if (request.bodyUnread) return violations
     if (op.body !== undefined) {
-      const validateBody = this.contracts.bodyValidator(op.id)
+      const validate = this.contracts.bodyValidator(op.id)
       const body = request.body === undefined ? {} : normalizeInput(request.body)
       if (request.body !== undefined && request.contentType && !/json/i.test(request.contentType)) {
         violations.push({ at: 'request header Content-Type', message: `${op.id} takes a JSON body, sent as ${request.contentType}` })
       }
-      if (validateBody && !validateBody(body)) {
-        for (const error of describeErrors(validateBody.errors)) violations.push({ at: error.path ? `request body.${error.path}` : 'request body', message: error.message })
+      if (validate && !validateBody(validate, body)) {
+        for (const error of describeErrors(validate.errors)) violations.push({ at: error.path ? `request body.${error.path}` : 'request body', message: error.message })
       }
     } else if (op.multipart === undefined && request.body !== undefined) {
       violations.push({ at: 'request body', message: `${op.id} takes no body` })

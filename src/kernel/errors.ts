@@ -38,6 +38,14 @@ export const notAllowed = (message: string) => new HttpError(405, { message })
 /** 422 keyed by dot path (or query parameter), each an array of messages. */
 export const invalid = (errors: ValidationErrors) => new HttpError(422, errors)
 
+/** Throws the 422 of the errors found, if any. */
+export function assertValid(errors: ValidationErrors): void {
+  if (Object.keys(errors).length > 0) throw invalid(errors)
+}
+
+/** For a service called outside the API gate (the seed, the control API): every key of its input passed the schema. */
+export const everyKeyPassed = (): boolean => true
+
 /** 422 about the body as a whole. */
 export const invalidBody = (message: string) => new HttpError(422, { errors: [message] })
 

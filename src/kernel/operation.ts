@@ -15,7 +15,7 @@ import { expandOf, type Expand } from './expand.ts'
 import { discardFiles, receiveMultipart, type MultipartBody, type UploadTarget } from './multipart.ts'
 import { binary, json, noContent } from './respond.ts'
 import { queryShapeOf, readQuery } from '../contracts/request.ts'
-import { attributeName, checkBody, checkQuery, parseJsonBody } from './validate.ts'
+import { attributeName, bodyErrors, checkQuery, mergeErrors, parseJsonBody, passedSchema } from './validate.ts'
 
 export type OperationId = keyof Operations
 
@@ -52,6 +52,15 @@ export interface HandlerInput<P, Id extends OperationId, F> {
   found: F
 }
 
+export interface RulesInput<P, Id extends OperationId, F> {
+  ctx: P
+  /** The coerced body: only its parts that passed the schema have the contract's types. */
+  body: Operations[Id]['body']
+  /** Whether a key of the body ('client', 'steps.0') passed the schema, with everything inside it. */
+  passed: (key: string) => boolean
+  found: F
+}
+
 /** The answer: a body for the contract's 200/201, nothing (void) for its 204, or a Binary. */
 export type Answer<Id extends OperationId> = Operations[Id]['success']
 
@@ -66,6 +75,14 @@ export interface OperationOptions<P, Id extends OperationId, F> {
   find?: (ctx: P, params: Params<Id>) => F
   /** A role check that answers 403 before the input is validated, like FormRequest::authorize. */
   authorize?: (ctx: P, found: F) => boolean
+  /**
+   * The operation's rules that its contract cannot state (Laravel's exists and unique rules, and
+   * rules on the team's state), run on the coerced body even when the schema failed other keys,
+   * so that every failing key comes back in one 422 (FACTS.md "Validation"). A rule reads only
+   * the parts of the body that `passed` the schema (the rest may have any shape), and like
+   * Laravel's exists rule says nothing about a key that already failed.
+   */
+  rules?: (input: RulesInput<P, Id, F>) => ValidationErrors
   /** Where the files of a multipart body go, and how large one may be (required with a multipart contract). */
   upload?: (ctx: P) => UploadTarget
 }
@@ -101,6 +118,8 @@ export class Routes<P> {
     const sortDefault = op.sort?.default
     const multipart = contracts.multipartFields(operationId)
     const uploadTarget = options.upload
+    const rules = options.rules
+    const bodyKeyOrder = rules ? contracts.bodyProperties(operationId) : []
     if (multipart && !uploadTarget) throw new Error(`${operationId}: a multipart operation needs an upload target`)
     const fileFields = new Set(multipart?.files)
     const base = this.options.base ?? ''
@@ -169,7 +188,12 @@ export class Routes<P> {
       bodyValidator ??= contracts.bodyValidator(operationId)
       const validate = bodyValidator as ValidateFunction
       return readBody().then((text) => {
-        input.body = checkBody(validate, parseJsonBody(text)) as Operations[Id]['body']
+        const body = parseJsonBody(text) as Operations[Id]['body']
+        let errors = bodyErrors(validate, body)
+        const passed = passedSchema(errors)
+        if (rules && errors.errors === undefined) errors = mergeErrors(errors, rules({ ctx, body, passed, found }), bodyKeyOrder)
+        if (Object.keys(errors).length > 0) throw invalid(errors)
+        input.body = body
         return run()
       })
     }

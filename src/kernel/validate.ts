@@ -2,7 +2,7 @@
 // or a 422 keyed by dot path with Laravel-style messages (FACTS.md "Status codes and bodies").
 import type { ErrorObject, ValidateFunction } from 'ajv'
 import { dotPath } from '../contracts/load.ts'
-import { normalizeInput, trim, type Query } from '../contracts/request.ts'
+import { normalizeInput, trim, validateBody, type Query } from '../contracts/request.ts'
 import { invalid, invalidBody, type ValidationErrors } from './errors.ts'
 
 /** 'name.first_name' -> 'first name'; 'steps.0.type' -> 'type'. */
@@ -183,7 +183,45 @@ export function parseJsonBody(text: string): unknown {
   }
 }
 
+/**
+ * The 422 errors of a parsed body, empty when it is valid. Valid or not, the body is left as the
+ * rules read it: integers and booleans coerced the way Laravel's rules take them (validateBody).
+ */
+export function bodyErrors(validate: ValidateFunction, body: unknown): ValidationErrors {
+  return validateBody(validate, body) ? {} : toValidationErrors(validate.errors, body)
+}
+
 export function checkBody(validate: ValidateFunction, body: unknown): unknown {
-  if (!validate(body)) throw invalid(toValidationErrors(validate.errors, body))
+  const errors = bodyErrors(validate, body)
+  if (Object.keys(errors).length > 0) throw invalid(errors)
   return body
+}
+
+/**
+ * Whether a key of the body passed the schema: no error is keyed by it, inside it or by what
+ * holds it. Laravel skips its exists and unique rules for a key that already failed, and a rule
+ * may only read a part of the body that has the contract's shape.
+ */
+export function passedSchema(errors: ValidationErrors): (key: string) => boolean {
+  const failed = Object.keys(errors)
+  if (failed.includes('errors')) return () => false
+  return (key) => !failed.some((failure) => failure === key || failure.startsWith(`${key}.`) || key.startsWith(`${failure}.`))
+}
+
+/**
+ * The schema's errors and the rules' errors as one 422 body, keyed in Laravel's order: its rules
+ * are listed in the order of the body's properties (`order`), array items by index; keys under
+ * one property keep the order they were found in, the schema's first.
+ */
+export function mergeErrors(schema: ValidationErrors, rules: ValidationErrors, order: readonly string[]): ValidationErrors {
+  const merged: ValidationErrors = { ...schema }
+  for (const [key, messages] of Object.entries(rules)) merged[key] = [...(merged[key] ?? []), ...messages.filter((message) => !merged[key]?.includes(message))]
+  const rank = (key: string): number => {
+    const head = key.split('.')[0] as string
+    const position = order.indexOf(head)
+    if (position !== -1) return position
+    return /^\d+$/.test(head) ? order.length + Number(head) : Number.MAX_SAFE_INTEGER
+  }
+  // Array.prototype.sort is stable: keys of equal rank keep their order.
+  return Object.fromEntries(Object.entries(merged).sort(([a], [b]) => rank(a) - rank(b)))
 }

@@ -137,7 +137,9 @@ function templates(team: Team): TemplateSeed[] {
       description: 'Source of funds and politically exposed person checks for new clients.',
       instructions: null,
       edits: 0,
+      // Shaped like the reference's own example (FACTS.md): a root section whose fields are titled sections.
       fields: [
+        section('due_diligence', '', ['funds', 'pep']),
         section('funds', 'Source of funds', ['funds_source', 'funds_details', 'funds_evidence']),
         choice('funds_source', 'radio', 'What is the main source of the funds for this transaction?', ['Salary from employment', 'Savings', 'Sale of a property', 'Inheritance', 'Gift', 'Business profits']),
         textarea('funds_details', 'Give details of the source of funds'),

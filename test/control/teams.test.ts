@@ -222,7 +222,7 @@ describe('POST /_mock/teams', () => {
       ['an unknown generate key', { generate: { tickets: 3 } }, { 'generate.tickets': ['The tickets field is not allowed.'] }],
       [
         'several mistakes at once',
-        { name: ' ', cases: 1, generate: { clients: 100_001, bogus: 1 } },
+        { name: ' ', cases: 2, generate: { clients: 100_001, bogus: 1 } },
         {
           name: ['The name field is required.'],
           cases: ['The cases field must be true or false.'],

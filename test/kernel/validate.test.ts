@@ -3,8 +3,8 @@
 import { describe, expect, it } from 'vitest'
 import type { ValidateFunction } from 'ajv'
 import { HttpError } from '../../src/kernel/errors.ts'
-import { queryShapeOf, readQuery } from '../../src/contracts/request.ts'
-import { checkBody, checkQuery, parseJsonBody, toValidationErrors } from '../../src/kernel/validate.ts'
+import { normalizeInput, queryShapeOf, readQuery, validateBody } from '../../src/contracts/request.ts'
+import { checkBody, checkQuery, mergeErrors, parseJsonBody, passedSchema, toValidationErrors } from '../../src/kernel/validate.ts'
 import { contracts } from '../support/contracts.ts'
 
 /** Validates a copy of the input and returns the 422 body toValidationErrors makes of it. */
@@ -481,6 +481,168 @@ describe('checkBody', () => {
     const error = thrown(() => checkBody(body('clients.create'), { email: 'ada@example.com' }))
     expect(error).toBeInstanceOf(HttpError)
     expect(error).toMatchObject({ status: 422, body: { name: ['The name field is required.'] } })
+  })
+})
+
+/** What a body reads as after validateBody, and whether it is valid, from a copy of the input. */
+function coerced(validate: ValidateFunction, input: unknown): { valid: boolean; body: unknown } {
+  const body = normalizeInput(structuredClone(input))
+  return { valid: validateBody(validate, body), body }
+}
+
+describe('validateBody: JSON read as Laravel reads it (FACTS.md "Validation")', () => {
+  const scalars = schema('coercion', {
+    count: { type: 'integer' },
+    maybe: { type: ['integer', 'null'], minimum: 1 },
+    flag: { type: 'boolean' },
+    text: { type: ['string', 'null'] },
+  })
+
+  it.each([
+    ['a string of digits', '157', 157],
+    ['digits with spaces around (trimmed first)', ' 157 ', 157],
+    ['a sign', '-4', -4],
+    ['a plus sign', '+4', 4],
+    ['an integer as it is', 157, 157],
+  ])('integer: takes %s', (_what, count, expected) => {
+    expect(coerced(scalars, { count })).toEqual({ valid: true, body: { count: expected } })
+  })
+
+  it.each([
+    ['a fraction', 1.5, 'The count field must be an integer.'],
+    ['a fraction in a string', '1.5', 'The count field must be an integer.'],
+    ['an exponent', '1e3', 'The count field must be an integer.'],
+    ['hexadecimal', '0x10', 'The count field must be an integer.'],
+    ['a boolean', true, 'The count field must be an integer.'],
+    ['digits past PHP_INT_MAX', '9223372036854775808', 'The count field must be an integer.'],
+    ['an empty string (null, then refused as missing)', '', 'The count field is required.'],
+  ])('integer: refuses %s', (_what, count, message) => {
+    const validate = scalars
+    const { valid, body: read } = coerced(validate, { count })
+    expect(valid).toBe(false)
+    expect(toValidationErrors(validate.errors, read)).toEqual({ count: [message] })
+  })
+
+  it('integer: a coerced value meets the same limits as a number would', () => {
+    const { valid, body: read } = coerced(scalars, { maybe: '0' })
+    expect([valid, read]).toEqual([false, { maybe: 0 }])
+    expect(toValidationErrors(scalars.errors, read)).toEqual({ maybe: ['The maybe field must be at least 1.'] })
+  })
+
+  it.each([
+    [true, true],
+    [false, false],
+    [1, true],
+    [0, false],
+    ['1', true],
+    ['0', false],
+  ])('boolean: takes %j as %j', (flag, expected) => {
+    expect(coerced(scalars, { flag })).toEqual({ valid: true, body: { flag: expected } })
+  })
+
+  it.each(['true', 'false', 'yes', 2, -1, '01'])('boolean: refuses %j', (flag) => {
+    const { valid, body: read } = coerced(scalars, { flag })
+    expect(valid).toBe(false)
+    expect(toValidationErrors(scalars.errors, read)).toEqual({ flag: ['The flag field must be true or false.'] })
+  })
+
+  it('string: refuses numbers and booleans, and an empty string is null', () => {
+    expect(coerced(scalars, { text: '' })).toEqual({ valid: true, body: { text: null } })
+    for (const text of [5, true]) {
+      const { valid, body: read } = coerced(scalars, { text })
+      expect(valid).toBe(false)
+      expect(toValidationErrors(scalars.errors, read)).toEqual({ text: ['The text field must be a string.'] })
+    }
+  })
+
+  it('follows $refs, arrays and if/then into the contract (a record create and its steps)', () => {
+    const validate = body('records.create')
+    const input = {
+      client: '157',
+      steps: [
+        { type: 'check.photo_id', preferences: { report_type: 'standard', docs: ['passport'], face: '1', liveness: 0 } },
+        { type: 'document.request', preferences: { template: '12' } },
+        { type: 'check.dummy', preferences: { credit_cost: ' 3 ', cancel: '0' } },
+      ],
+      notification: 'email',
+      reminder: 1,
+    }
+    expect(coerced(validate, input)).toEqual({
+      valid: true,
+      body: {
+        client: 157,
+        steps: [
+          { type: 'check.photo_id', preferences: { report_type: 'standard', docs: ['passport'], face: true, liveness: false } },
+          { type: 'document.request', preferences: { template: 12 } },
+          { type: 'check.dummy', preferences: { credit_cost: 3, cancel: false } },
+        ],
+        notification: 'email',
+        reminder: true,
+      },
+    })
+  })
+
+  it('leaves a value alone where a branch takes it as it is', () => {
+    const validate = schema('coercion-branches', { either: { anyOf: [{ type: 'string' }, { type: 'integer' }] } })
+    expect(coerced(validate, { either: '157' })).toEqual({ valid: true, body: { either: '157' } })
+  })
+
+  it('coerces into the one branch a value fits only once coerced', () => {
+    const validate = schema('coercion-fits', { either: { anyOf: [{ type: 'string', format: 'uuid' }, { type: 'integer' }] } })
+    expect(coerced(validate, { either: '157' })).toEqual({ valid: true, body: { either: 157 } })
+  })
+
+  it('does not coerce a value into a branch it does not belong to', () => {
+    // The integer branch wants `kind: number`; the other takes a string id: "157" stays a string
+    // there, and becomes a number only where the integer branch is the one that applies.
+    const validate = schema('coercion-one-of', {
+      item: {
+        oneOf: [
+          { type: 'object', required: ['kind', 'id'], properties: { kind: { const: 'number' }, id: { type: 'integer' } } },
+          { type: 'object', required: ['kind', 'id'], properties: { kind: { const: 'name' }, id: { type: 'string' } } },
+        ],
+      },
+    })
+    expect(coerced(validate, { item: { kind: 'name', id: '157' } })).toEqual({ valid: true, body: { item: { kind: 'name', id: '157' } } })
+    expect(coerced(validate, { item: { kind: 'number', id: '157' } })).toEqual({ valid: true, body: { item: { kind: 'number', id: 157 } } })
+    const refused = coerced(validate, { item: { kind: 'other', id: '157' } })
+    expect(refused).toEqual({ valid: false, body: { item: { kind: 'other', id: '157' } } })
+  })
+
+  it('coerces the items of an array body by index', () => {
+    expect(coerced(body('clients.organisations.add'), ['4', 5, ' 6 '])).toEqual({ valid: true, body: [4, 5, 6] })
+  })
+
+  it("finds the wrong types behind a contract's own message for the whole body", () => {
+    expect(coerced(body('clients.assignees.add'), [{ type: 'team_member', team_member: '7' }])).toEqual({ valid: true, body: [{ type: 'team_member', team_member: 7 }] })
+  })
+})
+
+describe('passedSchema and mergeErrors: one 422 with the rules the contract cannot state', () => {
+  it('says a key passed when no error is keyed by it, inside it or by what holds it', () => {
+    const passed = passedSchema({ 'steps.0.preferences.docs': ['x'], reminder: ['y'] })
+    expect(['client', 'steps.1', 'steps.1.preferences', 'template'].map(passed)).toEqual([true, true, true, true])
+    expect(['steps', 'steps.0', 'steps.0.preferences.docs.0', 'reminder'].map(passed)).toEqual([false, false, false, false])
+  })
+
+  it('says nothing passed when the body as a whole failed', () => {
+    expect(passedSchema({ errors: ['The request body must be a JSON object.'] })('client')).toBe(false)
+  })
+
+  it('keys the merged errors in the order of the body properties, array items by index, messages once', () => {
+    const merged = mergeErrors(
+      { 'steps.0.preferences.docs': ['The docs field is required.'], reminder: ['The reminder field must be true or false.'], client: ['The client field must be an integer.'] },
+      { template: ['The selected template is invalid.'], client: ['The client field must be an integer.', 'The selected client is invalid.'], '1.id': ['b'], '0.id': ['a'] },
+      ['client', 'template', 'steps', 'notification', 'reminder'],
+    )
+    expect(Object.entries(merged)).toEqual([
+      ['client', ['The client field must be an integer.', 'The selected client is invalid.']],
+      ['template', ['The selected template is invalid.']],
+      ['steps.0.preferences.docs', ['The docs field is required.']],
+      ['reminder', ['The reminder field must be true or false.']],
+      ['0.id', ['a']],
+      ['1.id', ['b']],
+    ])
   })
 })
 

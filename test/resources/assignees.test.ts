@@ -339,6 +339,15 @@ describe.each(PARENTS)('$name assignees', (parent) => {
       expect(res.body).toEqual(actionList(collectionUrl(id), [assignee(first, team, 'member')]))
     })
 
+    it('takes a team member id sent as a string of digits, as Laravel reads an integer (FACTS.md "Validation")', async () => {
+      const { mock, team, id, api } = await setup()
+      const first = nextAssigneeId(mock)
+      const res = await api.post(collection(id), [{ type: 'team_member', team_member: String(team.users.member.id) }, { type: 'team_member', team_member: ` ${team.users.owner.id} ` }])
+      expect(res.status, res.text).toBe(201)
+      expect(res.body).toEqual(actionList(collectionUrl(id), [assignee(first, team, 'member'), assignee(first + 1, team, 'owner')]))
+      expect(await assignees(api, id)).toEqual(res.body.data)
+    })
+
     describe('a body that is not an array of 1 to 100 assignee objects', () => {
       const cases: Array<[string, (users: NewTeam['users']) => unknown]> = [
         ['an object', () => ({})],
@@ -352,6 +361,7 @@ describe.each(PARENTS)('$name assignees', (parent) => {
         ['a valid item followed by an empty object', (users) => [...items(users.member.id), {}]],
         ['101 items', (users) => items(...Array.from({ length: 101 }, () => users.member.id))],
         ['bare user ids', (users) => [users.member.id, users.owner.id]],
+        ['a team member id with a fraction', (users) => [{ type: 'team_member', team_member: `${users.member.id}.5` }]],
         ['a string', () => 'team_member'],
         ['a number', (users) => users.member.id],
         ['null', () => null],
@@ -783,7 +793,7 @@ describe('seeded Acme', () => {
 })
 
 describe.each(PARENTS)('$name assignees: the value of team_member', (parent) => {
-  it.each([['a string', '5'], ['a fraction', 1.5], ['a boolean', true], ['null', null]])(
+  it.each([['a string of letters', 'five'], ['a fraction in a string', '5.5'], ['a fraction', 1.5], ['a boolean', true], ['null', null]])(
     'is part of the body shape: %s is the whole-body message (FACTS.md "Wire details")',
     async (_, value) => {
       const mock = createTestMock()

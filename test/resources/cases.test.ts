@@ -90,6 +90,23 @@ describe('POST /cases', () => {
     expect(res.body).toEqual({ client: ['The selected client is invalid.'] })
   })
 
+  it('takes the client id as a string of digits and returns the number (FACTS.md "Validation")', async () => {
+    const { api } = setup()
+    const client = await createClient(api())
+    const res = await api().post('/cases', { client: String(client.id), name: 'Onboarding' })
+    expect(res.status, res.text).toBe(201)
+    expect(res.body).toEqual(caseJson(res.body.id, client.id))
+  })
+
+  it('answers an unknown client and a blank name in one 422', async () => {
+    const { mock, api } = setup()
+    const before = structuredClone(mock.store.data)
+    const res = await api().post('/cases', { client: String(UNKNOWN), name: '  ', reference: 5 })
+    expect(res.status).toBe(422)
+    expect(res.body).toEqual({ client: ['The selected client is invalid.'], name: ['The name field is required.'], reference: ['The reference field must be a string.'] })
+    expect(mock.store.data).toEqual(before)
+  })
+
   it('answers 422 for a client an assigned-only member is not assigned to', async () => {
     const { api } = setup()
     const client = await createClient(api())

@@ -339,6 +339,16 @@ describe('POST /clients/{id}/files (FACTS.md, Clients)', () => {
     expect((await api.get('/files')).body.data).toEqual([{ ...res.body, object: 'file' }])
   })
 
+  it('takes the attachment and template ids as strings of digits (FACTS.md "Validation")', async () => {
+    const { mock, team, api, client } = await setup()
+    const template = giveTemplate(mock, team)
+    const attachment = await uploaded(api, 'bill.pdf')
+    const res = await api.post(files(client), { attachment: ` ${attachment.id}`, template: String(template.id) })
+    expect(res.status, res.text).toBe(201)
+    expect(res.body.attachment).toEqual(attachment)
+    expect(team.team.clientDocuments.all()[0]?.template).toBe(template.id)
+  })
+
   it('takes a name and an expiry, stored in UTC', async () => {
     const { api, client } = await setup()
     const attachment = await uploaded(api)
@@ -383,6 +393,8 @@ describe('POST /clients/{id}/files (FACTS.md, Clients)', () => {
       [{ attachment: fresh.id, name: '' }, { name: ['The name field is required.'] }],
       [{ attachment: fresh.id, name: 'x'.repeat(256) }, { name: ['The name field must not be greater than 255 characters.'] }],
       [{ attachment: fresh.id, expires_at: 'next week' }, { expires_at: ['The expires at field must be a valid date.'] }],
+      // Every failing key in one 422, the existence rules with the contract's (FACTS.md "Validation").
+      [{ attachment: String(UNKNOWN), template: disabled.id, name: 'x'.repeat(256) }, { ...invalid, template: ['The selected template is invalid.'], name: ['The name field must not be greater than 255 characters.'] }],
     ]
     const before = structuredClone(mock.store.data)
     for (const [body, expected] of cases) {

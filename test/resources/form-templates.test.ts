@@ -2,7 +2,7 @@
 // "Methods and paths", "Status codes and bodies", "Roles").
 import { describe, expect, it } from 'vitest'
 import type { DocumentTemplateRow } from '../../src/resources/documents/rows.ts'
-import { createTemplate, RICH_TEXT, STORED_FIELDS, TEMPLATE_BODY } from '../support/forms.ts'
+import { createTemplate, NESTED_FIELDS, NESTED_TEMPLATE_BODY, RICH_TEXT, STORED_FIELDS, TEMPLATE_BODY } from '../support/forms.ts'
 import { at, createTestMock, NOW, type TestMock } from '../support/mock.ts'
 import { singlePage } from '../support/wire.ts'
 
@@ -131,6 +131,14 @@ describe('POST /form-templates', () => {
     )
   })
 
+  it("takes nested sections: the reference's own example, a root section holding a titled section (FACTS.md)", async () => {
+    const { api } = setup()
+    const res = await api.post('/form-templates', NESTED_TEMPLATE_BODY)
+    expect(res.status, res.text).toBe(201)
+    expect(res.body).toEqual(templateJson(res.body.id, res.body.reference, { name: 'Contact details', description: null, instructions: null, fields: NESTED_FIELDS }))
+    expect((await api.get(`/form-templates/${res.body.reference}`)).body).toEqual(res.body)
+  })
+
   it('takes a document field from one of the team’s document templates', async () => {
     const { mock, team, api } = setup()
     const documentTemplate = giveDocumentTemplate(mock, team)
@@ -201,7 +209,7 @@ describe('POST /form-templates', () => {
       { 'fields.1.id': ['The id field has a duplicate value.'], 'fields.2.id': ['The id field has a duplicate value.'] },
     ],
     [
-      'a section holding an unknown field, a section, or a field another section holds',
+      'a section holding an unknown field or a field another section holds',
       {
         name: 'x',
         fields: [
@@ -210,7 +218,29 @@ describe('POST /form-templates', () => {
           { id: 'more', type: 'section', label: 'More', fields: ['a'] },
         ],
       },
-      { 'fields.0.fields.1': ['The selected fields is invalid.'], 'fields.0.fields.2': ['The selected fields is invalid.'], 'fields.2.fields.0': ['The fields field has a duplicate value.'] },
+      { 'fields.0.fields.1': ['The selected fields is invalid.'], 'fields.2.fields.0': ['The fields field has a duplicate value.'] },
+    ],
+    [
+      'a section holding itself, the first section, or a section that holds it',
+      {
+        name: 'x',
+        fields: [
+          { id: 'root', type: 'section', fields: ['a', 'b'] },
+          { id: 'a', type: 'section', label: 'A', fields: ['a', 'c'] },
+          { id: 'b', type: 'section', label: 'B', fields: ['root', 'q'] },
+          { id: 'c', type: 'section', label: 'C', fields: ['d'] },
+          { id: 'd', type: 'section', label: 'D', fields: ['a'] },
+          { id: 'q', type: 'text', label: 'Q' },
+          { id: 'x', type: 'section', label: 'X', fields: ['y'] },
+          { id: 'y', type: 'section', label: 'Y', fields: ['x'] },
+        ],
+      },
+      {
+        'fields.1.fields.0': ['The selected fields is invalid.'],
+        'fields.2.fields.0': ['The selected fields is invalid.'],
+        'fields.4.fields.0': ['The fields field has a duplicate value.'],
+        'fields.6.fields.0': ['The selected fields is invalid.'],
+      },
     ],
     [
       'show_if naming an unknown field, a heading, a field outside every section, or an option the choice lacks',
@@ -277,6 +307,21 @@ describe('GET /form-templates/{reference}', () => {
 })
 
 describe('PATCH /form-templates/{reference}', () => {
+  it('takes nested sections, moving fields between them', async () => {
+    const { mock, api } = setup()
+    const made = await createTemplate(api)
+    mock.clock.advance(5 * MINUTE)
+    const nested = await api.patch(`/form-templates/${made.reference}`, { fields: NESTED_FIELDS })
+    expect(nested.status, nested.text).toBe(200)
+    expect(nested.body).toEqual(templateJson(made.id, made.reference, { fields: NESTED_FIELDS, version: 2, updated_at: at(5) }))
+    // The licence number moves up into Personal details; the Driving section, left empty, stays.
+    const moved = NESTED_FIELDS.map((field) => (field.id === '2' ? { ...field, fields: ['3', '4', '6', '5'] } : field.id === '5' ? { ...field, fields: [] } : field))
+    const res = await api.patch(`/form-templates/${made.reference}`, { fields: moved })
+    expect(res.status, res.text).toBe(200)
+    expect(res.body).toEqual(templateJson(made.id, made.reference, { fields: moved, version: 3, updated_at: at(5) }))
+    expect((await api.get(`/form-templates/${made.reference}`)).body).toEqual(res.body)
+  })
+
   it('raises version by one for each update that changes something, and moves updated_at', async () => {
     const { mock, api } = setup()
     const made = await createTemplate(api)

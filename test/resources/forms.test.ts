@@ -7,7 +7,7 @@ import { submitForm } from '../../src/resources/forms/index.ts'
 import type { RecordRow, StepRow } from '../../src/resources/records/index.ts'
 import { API, type ApiClient } from '../support/api.ts'
 import { contracts, fixture } from '../support/contracts.ts'
-import { createTemplate, STORED_FIELDS } from '../support/forms.ts'
+import { createTemplate, NESTED_FIELDS, NESTED_TEMPLATE_BODY, STORED_FIELDS } from '../support/forms.ts'
 import { at, createTestMock, NOW, type TestMock } from '../support/mock.ts'
 import { download, pdfText } from '../support/pdf.ts'
 import { assign, createClient } from '../support/requests.ts'
@@ -416,6 +416,39 @@ describe('GET /clients/{id}/forms/{reference}/download', () => {
       ...(petsShown ? ["Your pet's name *", answer('pet_name').value as string, 'Which pets?', pets === null ? 'Not answered' : pets.join(', ')] : []),
       'Passport *',
       'passport.jpg',
+      'Fields marked * are required.',
+      'Made by the IVS mock: not a document of the real service. Page 1 of 1.',
+    ])
+  })
+
+  it('lays nested sections out where they stand, each under its own title (FACTS.md)', async () => {
+    const mock = createTestMock()
+    const team = mock.newTeam()
+    const api = team.api()
+    const ann = await createClient(api, 'Ann', 'Lee')
+    const template = await createTemplate(api, NESTED_TEMPLATE_BODY)
+    const record = await createRecord(api, ann.id, [template.reference])
+    const reference = record.steps[0].form as string
+    const made = (await api.get(`/clients/${ann.id}/forms/${reference}`)).body
+    expect(made.fields).toEqual(NESTED_FIELDS.map((field) => (field.type === 'section' ? field : { ...field, flag: false, value: null })))
+    await complete(mock, record)
+    const form = (await api.get(`/clients/${ann.id}/forms/${reference}`)).body
+    expect(form.completed_at).toBe(NOW)
+    expect(valueOf(form, '3')).toBe('Ann Lee')
+    const drives = valueOf(form, '4') === 'Yes'
+    expect(['Yes', 'No']).toContain(valueOf(form, '4'))
+    expect(valueOf(form, '6') === null).toBe(!drives)
+    const res = await download(mock, team.tokens.owner, path(ann.id, reference))
+    expect(res.status).toBe(200)
+    const lines = (await pdfText(res.bytes)).flat()
+    expect(lines.slice(lines.indexOf('Completed at') + 2)).toEqual([
+      'Personal details',
+      'Full name *',
+      'Ann Lee',
+      'Do you drive? *',
+      valueOf(form, '4'),
+      'Driving',
+      ...(drives ? ['Licence number *', valueOf(form, '6')] : []),
       'Fields marked * are required.',
       'Made by the IVS mock: not a document of the real service. Page 1 of 1.',
     ])

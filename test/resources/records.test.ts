@@ -154,6 +154,110 @@ describe('POST /records', () => {
   })
 })
 
+describe('POST /records reads JSON as Laravel does (FACTS.md "Validation")', () => {
+  it.each(['string', 'string with spaces'])('takes the client id as a %s of digits and stores and returns the integer', async (kind) => {
+    const { team, api, client } = await teamWithClient()
+    const res = await api.post('/records', { client: kind === 'string' ? String(client.id) : ` ${client.id} `, steps: [IDENTITY], notification: false })
+    expect(res.status, res.text).toBe(201)
+    expect(res.body.client).toBe(client.id)
+    expect(team.team.records.get(res.body.id)?.client).toBe(client.id)
+    expect((await api.get(`/records/${res.body.id}`)).body.client).toBe(client.id)
+  })
+
+  it.each([
+    [1.5, 'The client field must be an integer.'],
+    ['1.5', 'The client field must be an integer.'],
+    ['1e3', 'The client field must be an integer.'],
+    [true, 'The client field must be an integer.'],
+    ['', 'The client field is required.'],
+  ])('refuses the client id %j: %s', async (value, message) => {
+    const { team, api } = await teamWithClient()
+    const res = await api.post('/records', { client: value, steps: [IDENTITY], notification: false })
+    expect(res.status).toBe(422)
+    expect(res.body).toEqual({ client: [message] })
+    expect(team.team.records.size).toBe(0)
+  })
+
+  it.each([
+    [1, true],
+    [0, false],
+    ['1', true],
+    ['0', false],
+  ])('takes the boolean reminder %j and stores it as %j', async (reminder, expected) => {
+    const { team, api, client } = await teamWithClient()
+    const res = await api.post('/records', { client: client.id, steps: [IDENTITY], notification: false, reminder })
+    expect(res.status, res.text).toBe(201)
+    expect(res.body.has_reminders).toBe(expected)
+    expect(team.team.records.get(res.body.id)?.has_reminders).toBe(expected)
+  })
+
+  it('refuses "true" for a boolean', async () => {
+    const { api, client } = await teamWithClient()
+    const res = await api.post('/records', { client: client.id, steps: [IDENTITY], notification: false, reminder: 'true' })
+    expect(res.status).toBe(422)
+    expect(res.body).toEqual({ reminder: ['The reminder field must be true or false.'] })
+  })
+
+  it('stores an optional string sent as "" as null', async () => {
+    const { team, api, client } = await teamWithClient()
+    const res = await api.post('/records', { client: client.id, steps: [IDENTITY], notification: false, message: '' })
+    expect(res.status, res.text).toBe(201)
+    expect(team.team.records.get(res.body.id)?.message).toBeNull()
+  })
+
+  it('answers every failing key in one 422, the unknown client with the invalid step, in the order of the rules', async () => {
+    const { team, api } = await teamWithClient()
+    const res = await api.post('/records', {
+      client: 987_654_321,
+      steps: [IDENTITY, { type: 'check.photo_id', preferences: { report_type: 'standard', docs: [] } }, { type: 'document.request', preferences: { template: 987_654_321 } }],
+      notification: false,
+      reminder: 'yes',
+    })
+    expect(res.status).toBe(422)
+    expect(Object.entries(res.body)).toEqual([
+      ['client', ['The selected client is invalid.']],
+      ['steps.1.preferences.docs', ['The docs field is required.']],
+      ['steps.2.preferences.template', ['The selected template is invalid.']],
+      ['reminder', ['The reminder field must be true or false.']],
+    ])
+    expect(team.team.records.size).toBe(0)
+  })
+
+  it('says nothing of the client when its id is not an integer: the exists rule is skipped for a key that failed', async () => {
+    const { api } = await teamWithClient()
+    const res = await api.post('/records', { client: 'abc', steps: [{ type: 'document.request', preferences: { template: 987_654_321 } }], notification: false })
+    expect(res.body).toEqual({ client: ['The client field must be an integer.'], 'steps.0.preferences.template': ['The selected template is invalid.'] })
+  })
+
+  it('creates a record from the body a Django client sends: every id and flag a string', async () => {
+    const { team, api, client } = await teamWithClient()
+    const [documentTemplate] = team.team.documentTemplates.filter((row) => row.is_enabled)
+    const res = await api.post('/records', {
+      client: String(client.id),
+      steps: [
+        { type: 'check.photo_id', preferences: { report_type: 'standard', docs: ['passport'], face: '1', liveness: '0' } },
+        { type: 'document.request', preferences: { template: String(documentTemplate?.id) } },
+        { type: 'check.reference', preferences: { years: '3' } },
+      ],
+      notification: 'email',
+      message: '',
+      reminder: '1',
+    })
+    expect(res.status, res.text).toBe(201)
+    const record = team.team.records.get(res.body.id)
+    expect(res.body).toMatchObject({ client: client.id, has_reminders: true, is_declaration_required: false })
+    expect(record?.message).toBeNull()
+    expect(record?.steps.map((step) => [step.type, step.preferences])).toEqual([
+      ['check.photo_id', expect.objectContaining({ face: true, liveness: false, docs: ['passport'] })],
+      ['document.request', { title: documentTemplate?.name, instructions: documentTemplate?.content }],
+      ['check.reference', { years: 3 }],
+    ])
+    const steps = await api.get(`/records/${res.body.id}/steps`)
+    expect(steps.status).toBe(200)
+    expect(steps.body.data[2].preferences).toEqual({ years: 3 })
+  })
+})
+
 describe('GET /records and GET /clients/{id}/records', () => {
   it('lists the seeded records of every status', async () => {
     const mock = createTestMock()
@@ -266,6 +370,15 @@ describe('PATCH /records/{id}, archive and expire', () => {
     const empty = await api.patch(`/records/${record.id}`, {})
     expect(empty.status).toBe(422)
     expect(empty.body).toEqual({ errors: ['At least one property is required'] })
+  })
+
+  it('answers a bad flag and an expiry out of the window in one 422, and changes nothing', async () => {
+    const { team, api, client } = await teamWithClient()
+    const record = await createRecord(team, { client: client.id, steps: [IDENTITY], notification: false })
+    const res = await api.patch(`/records/${record.id}`, { is_archived: 'yes', expired_at: at(-1), has_reminders: '1' })
+    expect(res.status).toBe(422)
+    expect(res.body).toEqual({ is_archived: ['The is archived field must be true or false.'], expired_at: [`The expired at field must be a date after or equal to ${NOW}.`] })
+    expect(team.team.records.get(record.id)).toMatchObject({ archived_at: null, has_reminders: false })
   })
 
   it('expires a record once: a second expire is a 422', async () => {

@@ -60,6 +60,14 @@ describe('POST /sdk_token', () => {
     })
   })
 
+  it('takes the record id as a string of digits, as Laravel reads an integer (FACTS.md "Validation"), and signs the number', async () => {
+    const { mock, team, record } = await setup()
+    const res = await team.api().post('/sdk_token', { record_id: ` ${record.id} ` })
+    expect(res.status, res.text).toBe(201)
+    const { payload } = await verify(mock, res.body.token)
+    expect([payload.sub, payload.record_id]).toEqual([String(record.id), record.id])
+  })
+
   it('takes its times from the mock clock and expires after 3600 seconds of it', async () => {
     const { mock, team, record } = await setup()
     mock.clock.advance(90 * 60_000)
@@ -130,7 +138,8 @@ describe('POST /sdk_token', () => {
     const api = team.api()
     expect((await api.post('/sdk_token', {})).body).toEqual({ record_id: ['The record id field is required.'] })
     expect((await api.post('/sdk_token', { record_id: null })).body).toEqual({ record_id: ['The record id field is required.'] })
-    expect((await api.post('/sdk_token', { record_id: '1' })).body).toEqual({ record_id: ['The record id field must be an integer.'] })
+    expect((await api.post('/sdk_token', { record_id: '1.5' })).body).toEqual({ record_id: ['The record id field must be an integer.'] })
+    expect((await api.post('/sdk_token', { record_id: 'abc' })).body).toEqual({ record_id: ['The record id field must be an integer.'] })
     expect((await api.post('/sdk_token', { record_id: 0 })).body).toEqual({ record_id: ['The record id field must be at least 1.'] })
     const res = await api.request('POST', '/sdk_token', { raw: '{' })
     expect(res.status).toBe(422)

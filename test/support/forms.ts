@@ -49,6 +49,22 @@ export const TEMPLATE_BODY = {
   ],
 }
 
+/**
+ * Nested sections in the shape of the reference's own create example (FACTS.md): a root section
+ * with a blank label whose only field is a titled section holding the inputs, one level deeper a
+ * section shown to drivers. Given as stored (every default written out), so it is its own answer.
+ */
+export const NESTED_FIELDS = [
+  { id: '1', type: 'section', label: '', fields: ['2'] },
+  { id: '2', type: 'section', label: 'Personal details', fields: ['3', '4', '5'] },
+  { id: '3', type: 'text', label: 'Full name', validation: ['required'], show_if: null },
+  { id: '4', type: 'radio', label: { value: 'Do you drive?', options: ['Yes', 'No'] }, validation: ['required'], show_if: null },
+  { id: '5', type: 'section', label: 'Driving', fields: ['6'] },
+  { id: '6', type: 'text', label: 'Licence number', validation: ['required'], show_if: { '4': 'Yes' } },
+]
+
+export const NESTED_TEMPLATE_BODY = { name: 'Contact details', fields: NESTED_FIELDS }
+
 /** Creates a form template through the API; answers the created template. */
 export async function createTemplate(api: ApiClient, body: Record<string, unknown> = TEMPLATE_BODY): Promise<any> {
   const res = await api.post('/form-templates', body)

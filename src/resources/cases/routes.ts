@@ -4,6 +4,8 @@ import { listObject, paginate } from '../../kernel/pagination.ts'
 import { presentCase, presentCaseItem, presentCaseReview } from './present.ts'
 import {
   addItems,
+  caseCreateErrors,
+  caseItemsErrors,
   caseReviews,
   createCase,
   findCase,
@@ -29,7 +31,7 @@ export function casesRoutes(routes: AppRoutes): void {
     paginate(listCases(ctx, query), query, url, (row) => presentCase(ctx, row, expand, baseUrl)),
   )
 
-  routes.handle('cases.create', teamWithCases, ({ ctx, body, baseUrl }) => presentCase(ctx, createCase(ctx, body), NO_EXPAND, baseUrl))
+  routes.handle('cases.create', { ...teamWithCases, rules: ({ ctx, body, passed }) => caseCreateErrors(ctx, body, passed) }, ({ ctx, body, baseUrl }) => presentCase(ctx, createCase(ctx, body), NO_EXPAND, baseUrl))
 
   routes.handle('cases.get', someCase, ({ ctx, found, expand, baseUrl }) => presentCase(ctx, found, expand, baseUrl))
 
@@ -45,7 +47,7 @@ export function casesRoutes(routes: AppRoutes): void {
     paginate(found.items, query, url, (item) => presentCaseItem(ctx, item, expand, baseUrl)),
   )
 
-  routes.handle('cases.items.update', nestedCase, ({ ctx, found, body, baseUrl }) => {
+  routes.handle('cases.items.update', { ...nestedCase, rules: ({ ctx, found, body, passed }) => caseItemsErrors(ctx, found, body, passed) }, ({ ctx, found, body, baseUrl }) => {
     const added = addItems(ctx, found, body)
     if (added.length === 0) return undefined
     return listObject(added, ACTION_LIMIT, `${baseUrl}/cases/${found.id}/items`, (item) => presentCaseItem(ctx, item, NO_EXPAND, baseUrl))

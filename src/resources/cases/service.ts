@@ -2,7 +2,7 @@
 // reviewable status. Every operation first checks that the team has cases (legacy teams: 403).
 import { canSee, emit, type RequestContext, type TeamContext } from '../../context.ts'
 import type { CaseCreateJson, CaseItemsUpdateJson, CasesListQuery, CaseStatusJson, CaseUpdateJson } from '../../contracts/generated.ts'
-import { forbidden, NOT_ASSIGNED, HttpError, invalid, notFound, type ValidationErrors } from '../../kernel/errors.ts'
+import { assertValid, everyKeyPassed, forbidden, HttpError, invalid, NOT_ASSIGNED, notFound, type ValidationErrors } from '../../kernel/errors.ts'
 import { seesOnlyAssigned } from '../../kernel/roles.ts'
 import { matchesSearch, searchWords } from '../../kernel/search.ts'
 import { sortRows, type SortAccessors } from '../../kernel/sort.ts'
@@ -93,11 +93,15 @@ export function listCases(ctx: RequestContext, query: CasesListQuery): CaseRow[]
   return sortRows(rows, sortAccessors(ctx), query)
 }
 
-/** The client a create names: a client of the team the caller sees, otherwise a 422 keyed client. */
-function namedClient(ctx: RequestContext, id: number): ClientRow {
+/** A client of the team the caller sees: what a create may name. */
+function visibleClient(ctx: RequestContext, id: number): ClientRow | undefined {
   const client = ctx.team.clients.get(id)
-  if (!client || !canSee(ctx, client)) throw invalid({ client: ['The selected client is invalid.'] })
-  return client
+  return client && canSee(ctx, client) ? client : undefined
+}
+
+/** POST /cases beyond its contract: the client exists (422 keyed client), merged by the gate with the schema's errors. */
+export function caseCreateErrors(ctx: RequestContext, input: CaseCreateJson, passed: (key: string) => boolean = everyKeyPassed): ValidationErrors {
+  return passed('client') && !visibleClient(ctx, input.client) ? { client: ['The selected client is invalid.'] } : {}
 }
 
 /**
@@ -106,7 +110,8 @@ function namedClient(ctx: RequestContext, id: number): ClientRow {
  */
 export function createCase(ctx: RequestContext, input: CaseCreateJson): CaseRow {
   requireCases(ctx)
-  const client = namedClient(ctx, input.client)
+  assertValid(caseCreateErrors(ctx, input))
+  const client = visibleClient(ctx, input.client) as ClientRow
   const now = ctx.clock.timestamp()
   const row: CaseRow = {
     id: ctx.store.nextId('case'),
@@ -191,6 +196,17 @@ export function reviewCase(ctx: RequestContext, row: CaseRow, status: CaseStatus
   return review
 }
 
+/** PATCH /cases/{id}/items beyond its contract: each entry a record of the case's client the caller sees (422 keyed 0.id). */
+export function caseItemsErrors(ctx: RequestContext, row: CaseRow, input: CaseItemsUpdateJson, passed: (key: string) => boolean = everyKeyPassed): ValidationErrors {
+  const errors: ValidationErrors = {}
+  input.forEach((entry, index) => {
+    if (!passed(`${index}.id`)) return
+    const record = ctx.team.records.get(entry.id)
+    if (!record || record.client !== row.client || !canSee(ctx, record)) errors[`${index}.id`] = [`The selected ${index}.id is invalid.`]
+  })
+  return errors
+}
+
 /**
  * PATCH /cases/{id}/items: merges records into the case (spec rules 4 to 6) and returns only the
  * new items. Each record must be a record of the case's client that the caller sees, otherwise a
@@ -198,12 +214,7 @@ export function reviewCase(ctx: RequestContext, row: CaseRow, status: CaseStatus
  * item emits case.item_added.
  */
 export function addItems(ctx: RequestContext, row: CaseRow, input: CaseItemsUpdateJson): CaseItemRow[] {
-  const errors: ValidationErrors = {}
-  input.forEach((entry, index) => {
-    const record = ctx.team.records.get(entry.id)
-    if (!record || record.client !== row.client || !canSee(ctx, record)) errors[`${index}.id`] = [`The selected ${index}.id is invalid.`]
-  })
-  if (Object.keys(errors).length > 0) throw invalid(errors)
+  assertValid(caseItemsErrors(ctx, row, input))
   const present = new Set(row.items.map((item) => item.record))
   const now = ctx.clock.timestamp()
   const added: CaseItemRow[] = []

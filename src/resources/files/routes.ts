@@ -4,7 +4,7 @@ import { NO_EXPAND } from '../../kernel/expand.ts'
 import { paginate } from '../../kernel/pagination.ts'
 import { findClient } from '../clients/index.ts'
 import { presentFile } from './present.ts'
-import { createClientFile, deleteClientFile, downloadClientFile, findClientFile, listClientFiles, listFiles } from './service.ts'
+import { clientFileErrors, createClientFile, deleteClientFile, downloadClientFile, findClientFile, listClientFiles, listFiles } from './service.ts'
 
 const someClient = { find: findClient }
 const someFile = { find: findClientFile }
@@ -18,7 +18,7 @@ export function filesRoutes(routes: AppRoutes): void {
     paginate(listClientFiles(ctx, found, query), query, url, (file) => presentFile(ctx, file, 'client_file', expand, baseUrl)),
   )
 
-  routes.handle('clients.files.create', someClient, ({ ctx, found, body, baseUrl }) =>
+  routes.handle('clients.files.create', { ...someClient, rules: ({ ctx, body, passed }) => clientFileErrors(ctx, body, passed) }, ({ ctx, found, body, baseUrl }) =>
     presentFile(ctx, createClientFile(ctx, found, body), 'client_file', NO_EXPAND, baseUrl),
   )
 

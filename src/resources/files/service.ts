@@ -5,11 +5,11 @@ import { canSee, type RequestContext, type TeamContext } from '../../context.ts'
 import type { ClientsFilesListQuery, FileCreateJson, FilesListQuery } from '../../contracts/generated.ts'
 import type { Binary } from '../../kernel/binary.ts'
 import { toTimestamp } from '../../kernel/clock.ts'
-import { forbidden, HttpError, invalid, notFound, type ValidationErrors } from '../../kernel/errors.ts'
+import { assertValid, everyKeyPassed, forbidden, HttpError, invalid, notFound, type ValidationErrors } from '../../kernel/errors.ts'
 import { seesOnlyAssigned } from '../../kernel/roles.ts'
 import { matchesSearch, searchWords } from '../../kernel/search.ts'
 import { sortRows, type SortAccessors } from '../../kernel/sort.ts'
-import { isAttachmentUsed, releaseAttachments } from '../attachments/index.ts'
+import { isAttachmentUsed, releaseAttachments, type AttachmentRow } from '../attachments/index.ts'
 import { findClient, type ClientRow } from '../clients/index.ts'
 import type { ClientDocumentRow, FileRow } from './rows.ts'
 
@@ -64,6 +64,20 @@ export function listClientFiles(ctx: RequestContext, client: ClientRow, query: C
   return sortRows(files, sortAccessors, query)
 }
 
+/** POST /clients/{id}/files beyond its contract (the gate merges these with the schema's errors): the attachment and template exist, the attachment unused. */
+export function clientFileErrors(ctx: RequestContext, input: FileCreateJson, passed: (key: string) => boolean = everyKeyPassed): ValidationErrors {
+  const errors: ValidationErrors = {}
+  if (passed('attachment')) {
+    const attachment = ctx.team.attachments.get(input.attachment)
+    if (!attachment) errors.attachment = ['The selected attachment is invalid.']
+    else if (isAttachmentUsed(ctx.team, attachment.id)) errors.attachment = ['The attachment has already been taken.']
+  }
+  if (input.template !== undefined && passed('template') && !ctx.team.documentTemplates.get(input.template)?.is_enabled) {
+    errors.template = ['The selected template is invalid.']
+  }
+  return errors
+}
+
 /**
  * POST /clients/{id}/files (FACTS.md, Clients): an attachment of the team that nothing holds yet
  * becomes an internal file of the client, added by the caller; with template (a document
@@ -71,13 +85,9 @@ export function listClientFiles(ctx: RequestContext, client: ClientRow, query: C
  * for an unknown or used attachment, keyed template for an unknown or disabled template.
  */
 export function createClientFile(ctx: RequestContext, client: ClientRow, input: FileCreateJson): FileRow {
-  const errors: ValidationErrors = {}
-  const attachment = ctx.team.attachments.get(input.attachment)
-  if (!attachment) errors.attachment = ['The selected attachment is invalid.']
-  else if (isAttachmentUsed(ctx.team, attachment.id)) errors.attachment = ['The attachment has already been taken.']
+  assertValid(clientFileErrors(ctx, input))
+  const attachment = ctx.team.attachments.get(input.attachment) as AttachmentRow
   const template = input.template === undefined ? undefined : ctx.team.documentTemplates.get(input.template)
-  if (input.template !== undefined && !template?.is_enabled) errors.template = ['The selected template is invalid.']
-  if (!attachment || Object.keys(errors).length > 0) throw invalid(errors)
   const now = ctx.clock.timestamp()
   const document: ClientDocumentRow | undefined = template && {
     id: ctx.store.nextId('client_document'),

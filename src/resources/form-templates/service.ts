@@ -1,11 +1,11 @@
 // Form templates (spec, Form template; rules 3 and 4; FACTS.md "Forms and form templates"): forms
 // built in the team's library, addressed by reference. The contract checks each field's shape; the
-// rules that span fields (unique ids, the first field a section, what sections hold, what show_if
+// rules that span fields (unique ids, the first field a section, what sections hold (sections nest), what show_if
 // names, which document template a field names) are checked here, each keyed by the failing
 // field's path like Laravel's (fields.3.label).
 import type { RequestContext, TeamContext } from '../../context.ts'
 import type { FormTemplateCreateJson, FormTemplateFieldInputJson, FormTemplatesListQuery, FormTemplateUpdateJson, RichTextJson } from '../../contracts/generated.ts'
-import { invalid, notFound, type ValidationErrors } from '../../kernel/errors.ts'
+import { assertValid, notFound, type ValidationErrors } from '../../kernel/errors.ts'
 import type { FormTemplateRow, TemplateField } from './rows.ts'
 
 /** Fields that take an answer (FACTS.md): only they have validation, and only they can show or hide another. */
@@ -68,10 +68,11 @@ const optionsOf = (input: Input): readonly string[] | undefined =>
   input.type === 'radio' || input.type === 'checkbox' ? (input.label as { options: string[] }).options : undefined
 
 /**
- * The fields as stored: checked across fields (a 422 naming every failing field), then those held
- * by no section dropped (spec), in the order given.
+ * The rules across fields, each failing field named (fields.N...), and the fields kept: sections,
+ * and the fields a section holds; the others are dropped (spec). Sections nest (FACTS.md): a
+ * section may hold another, but not itself nor one that holds it, and no field is in two sections.
  */
-export function templateFields(ctx: TeamContext, inputs: readonly Input[]): TemplateField[] {
+function checkFields(ctx: TeamContext, inputs: readonly Input[]): { errors: ValidationErrors; kept: Input[] } {
   const errors: ValidationErrors = {}
   const fail = (key: string, message: string) => {
     const messages = (errors[key] ??= [])
@@ -85,18 +86,35 @@ export function templateFields(ctx: TeamContext, inputs: readonly Input[]): Temp
   for (const [, shared] of indexes) if (shared.length > 1) for (const index of shared) fail(`fields.${index}.id`, 'The id field has a duplicate value.')
   const byId = new Map([...indexes].map(([id, shared]) => [id, inputs[shared[0] as number] as Input]))
 
-  // A section holds fields of the template that are not sections, each in one section only.
-  const held = new Set<string>()
+  // The section holding each field (the first that names it); the root section is held by none.
+  const holder = new Map<string, string>()
+  const root = inputs[0]?.type === 'section' ? inputs[0].id : undefined
   inputs.forEach((input, index) => {
     if (input.type !== 'section') return
     ;(input.fields ?? []).forEach((id, position) => {
       const key = `fields.${index}.fields.${position}`
-      if (byId.get(id) === undefined || byId.get(id)?.type === 'section') fail(key, 'The selected fields is invalid.')
-      else if (held.has(id)) fail(key, 'The fields field has a duplicate value.')
-      else held.add(id)
+      if (byId.get(id) === undefined || id === input.id || id === root) fail(key, 'The selected fields is invalid.')
+      else if (holder.has(id)) fail(key, 'The fields field has a duplicate value.')
+      else holder.set(id, input.id)
     })
   })
-  const kept = inputs.filter((input) => input.type === 'section' || held.has(input.id))
+  // A section inside one it holds would never be reached: the entry closing the loop is refused.
+  inputs.forEach((input, index) => {
+    if (input.type !== 'section') return
+    ;(input.fields ?? []).forEach((id, position) => {
+      if (byId.get(id)?.type !== 'section' || holder.get(id) !== input.id) return
+      let above = holder.get(input.id)
+      for (let depth = 0; above !== undefined && depth < inputs.length; depth += 1) {
+        if (above === id) {
+          fail(`fields.${index}.fields.${position}`, 'The selected fields is invalid.')
+          holder.delete(id)
+          return
+        }
+        above = holder.get(above)
+      }
+    })
+  })
+  const kept = inputs.filter((input) => input.type === 'section' || holder.has(input.id))
 
   inputs.forEach((input, index) => {
     if (input.type === 'document' && typeof input.template_id === 'number' && !ctx.team.documentTemplates.get(input.template_id)) {
@@ -111,8 +129,22 @@ export function templateFields(ctx: TeamContext, inputs: readonly Input[]): Temp
       if (!valid) fail(`fields.${index}.show_if`, 'The selected show if is invalid.')
     }
   })
-  if (Object.keys(errors).length > 0) throw invalid(errors)
+  return { errors, kept }
+}
+
+/** The fields as stored: checked across fields (a 422 naming every failing field), those held by no section dropped, in the order given. */
+export function templateFields(ctx: TeamContext, inputs: readonly Input[]): TemplateField[] {
+  const { errors, kept } = checkFields(ctx, inputs)
+  assertValid(errors)
   return kept.map(storedField)
+}
+
+/**
+ * A create or update body beyond its contract: the rules across fields, once every field has
+ * passed the schema (they read each field's shape). The gate merges them with the schema's errors.
+ */
+export function formTemplateErrors(ctx: TeamContext, input: FormTemplateUpdateJson, passed: (key: string) => boolean): ValidationErrors {
+  return input.fields !== undefined && passed('fields') ? checkFields(ctx, input.fields).errors : {}
 }
 
 /** POST /form-templates: version 1, enabled unless said otherwise. */

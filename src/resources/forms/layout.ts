@@ -1,5 +1,5 @@
 // What a form's PDF (GET /clients/{id}/forms/{reference}/download) says, as blocks for the PDF
-// renderer of record-download: the form and its client, then each section with the fields the
+// renderer of record-download: the form and its client, then each section (nested ones in place) with the fields the
 // form shows (show_if) and their answers; uploads by their file names. Pure (state and clock in).
 import type { RequestContext } from '../../context.ts'
 import { presentName } from '../clients/index.ts'
@@ -56,13 +56,25 @@ export function formSummary(ctx: RequestContext, form: FormRow): Block[] {
   ]
   if (form.description !== null) blocks.push(field('Description', form.description))
   if (form.instructions !== null) blocks.push({ kind: 'heading', text: 'Instructions' }, { kind: 'text', text: form.instructions })
-  for (const section of form.fields) {
-    if (section.type !== 'section') continue
-    blocks.push({ kind: 'heading', text: section.label === '' ? 'Questions' : section.label })
+  // Sections nest (FACTS.md): a section another holds is laid out where it stands, under its own
+  // heading when it has a label; the sections no section holds start each part.
+  const held = new Set(form.fields.flatMap((item) => (item.type === 'section' ? item.fields : [])))
+  const laidOut = new Set<string>()
+  const layOut = (section: Extract<FormField, { type: 'section' }>, heading: string | undefined): void => {
+    if (laidOut.has(section.id)) return
+    laidOut.add(section.id)
+    if (heading !== undefined) blocks.push({ kind: 'heading', text: heading })
     for (const id of section.fields) {
       const item = byId.get(id)
-      if (item && shown(item, answerOf)) blocks.push(...fieldBlocks(ctx, item))
+      if (item?.type === 'section') layOut(item, item.label === '' ? undefined : item.label)
+      else if (item && shown(item, answerOf)) blocks.push(...fieldBlocks(ctx, item))
     }
+  }
+  // An unlabelled part gets a heading of its own unless it only holds sections, which have theirs.
+  const partHeading = (section: Extract<FormField, { type: 'section' }>): string | undefined =>
+    section.label !== '' ? section.label : section.fields.every((id) => byId.get(id)?.type === 'section') ? undefined : 'Questions'
+  for (const section of form.fields) {
+    if (section.type === 'section' && !held.has(section.id)) layOut(section, partHeading(section))
   }
   blocks.push({ kind: 'note', text: 'Fields marked * are required.' })
   return blocks

@@ -6,6 +6,7 @@ import { presentOrganisation } from './present.ts'
 import type { OrganisationRow } from './rows.ts'
 import {
   addClientOrganisations,
+  clientOrganisationsErrors,
   clientOrganisations,
   createOrganisation,
   findMembership,
@@ -52,11 +53,11 @@ export function organisationsRoutes(routes: AppRoutes): void {
     paginate(clientOrganisations(ctx, found, query), query, url, (row) => presentOrganisation(ctx, row, expand, baseUrl)),
   )
 
-  routes.handle('clients.organisations.add', client, ({ ctx, found, body, baseUrl }) =>
+  routes.handle('clients.organisations.add', { ...client, rules: ({ ctx, body, passed }) => clientOrganisationsErrors(ctx, body, passed) }, ({ ctx, found, body, baseUrl }) =>
     joined(ctx, found, addClientOrganisations(ctx, found, body), baseUrl),
   )
 
-  routes.handle('clients.organisations.replace', client, ({ ctx, found, body, baseUrl }) =>
+  routes.handle('clients.organisations.replace', { ...client, rules: ({ ctx, body, passed }) => clientOrganisationsErrors(ctx, body, passed) }, ({ ctx, found, body, baseUrl }) =>
     joined(ctx, found, replaceClientOrganisations(ctx, found, body), baseUrl),
   )
 

@@ -1,6 +1,6 @@
 import { canSee, emit, visibleRow, type RequestContext, type TeamContext } from '../../context.ts'
 import type { ClientsOrganisationsListQuery, OrganisationCreateJson, OrganisationsListQuery } from '../../contracts/generated.ts'
-import { forbidden, NOT_ASSIGNED, invalid, notFound, type ValidationErrors } from '../../kernel/errors.ts'
+import { assertValid, everyKeyPassed, forbidden, NOT_ASSIGNED, notFound, type ValidationErrors } from '../../kernel/errors.ts'
 import { seesOnlyAssigned } from '../../kernel/roles.ts'
 import { matchesSearch, searchWords } from '../../kernel/search.ts'
 import { sortRows, type SortAccessors } from '../../kernel/sort.ts'
@@ -131,16 +131,25 @@ export function clientOrganisations(ctx: RequestContext, client: ClientRow, quer
   )
 }
 
-/** The organisations a body names, once each; an id that is not an active organisation the caller sees is a 422 keyed by its index. */
-function namedOrganisations(ctx: RequestContext, ids: readonly number[]): OrganisationRow[] {
+/** An active organisation the caller sees: what a membership body may name. */
+function nameableOrganisation(ctx: RequestContext, id: number): OrganisationRow | undefined {
+  const organisation = ctx.team.organisations.get(id)
+  return organisation && organisation.archived_at === null && canSee(ctx, organisation) ? organisation : undefined
+}
+
+/** A membership body beyond its contract: each id an active organisation the caller sees, else a 422 keyed by its index. */
+export function clientOrganisationsErrors(ctx: RequestContext, ids: readonly number[], passed: (key: string) => boolean = everyKeyPassed): ValidationErrors {
   const errors: ValidationErrors = {}
-  const found = ids.map((id, index) => {
-    const organisation = ctx.team.organisations.get(id)
-    if (!organisation || organisation.archived_at !== null || !canSee(ctx, organisation)) errors[String(index)] = [`The selected ${index} is invalid.`]
-    return organisation
+  ids.forEach((id, index) => {
+    if (passed(String(index)) && !nameableOrganisation(ctx, id)) errors[String(index)] = [`The selected ${index} is invalid.`]
   })
-  if (Object.keys(errors).length > 0) throw invalid(errors)
-  return [...new Set(found as OrganisationRow[])]
+  return errors
+}
+
+/** The organisations a body names, once each. */
+function namedOrganisations(ctx: RequestContext, ids: readonly number[]): OrganisationRow[] {
+  assertValid(clientOrganisationsErrors(ctx, ids))
+  return [...new Set(ids.map((id) => nameableOrganisation(ctx, id) as OrganisationRow))]
 }
 
 function join(client: ClientRow, organisations: readonly OrganisationRow[]): OrganisationRow[] {

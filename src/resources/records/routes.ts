@@ -2,7 +2,7 @@ import type { AppRoutes } from '../../context.ts'
 import { paginate } from '../../kernel/pagination.ts'
 import { findClient } from '../clients/index.ts'
 import { presentRecord } from './present.ts'
-import { archiveRecord, createRecord, expireRecord, findRecord, listRecords, updateRecord } from './service.ts'
+import { archiveRecord, createRecord, expireRecord, findRecord, listRecords, recordCreateErrors, recordUpdateErrors, updateRecord } from './service.ts'
 
 const record = { find: findRecord }
 
@@ -11,11 +11,13 @@ export function recordsRoutes(routes: AppRoutes): void {
     paginate(listRecords(ctx, query), query, url, (row) => presentRecord(ctx, row, expand, baseUrl)),
   )
 
-  routes.handle('records.create', ({ ctx, body, expand, baseUrl }) => presentRecord(ctx, createRecord(ctx, body), expand, baseUrl))
+  routes.handle('records.create', { rules: ({ ctx, body, passed }) => recordCreateErrors(ctx, body, passed) }, ({ ctx, body, expand, baseUrl }) =>
+    presentRecord(ctx, createRecord(ctx, body), expand, baseUrl),
+  )
 
   routes.handle('records.get', record, ({ ctx, found, expand, baseUrl }) => presentRecord(ctx, found, expand, baseUrl))
 
-  routes.handle('records.update', record, ({ ctx, found, body, expand, baseUrl }) => presentRecord(ctx, updateRecord(ctx, found, body), expand, baseUrl))
+  routes.handle('records.update', { ...record, rules: ({ ctx, body, passed }) => recordUpdateErrors(ctx, body, passed) }, ({ ctx, found, body, expand, baseUrl }) => presentRecord(ctx, updateRecord(ctx, found, body), expand, baseUrl))
 
   routes.handle('records.archive', record, ({ ctx, found, expand, baseUrl }) => presentRecord(ctx, archiveRecord(ctx, found), expand, baseUrl))
 

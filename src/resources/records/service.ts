@@ -1,7 +1,7 @@
 import { canSee, emit, visibleRow, type RequestContext, type TeamContext } from '../../context.ts'
 import type { RecordCreateJson, RecordsListQuery, RecordUpdateJson } from '../../contracts/generated.ts'
 import { toTimestamp } from '../../kernel/clock.ts'
-import { invalid, invalidBody } from '../../kernel/errors.ts'
+import { assertValid, everyKeyPassed, invalidBody, type ValidationErrors } from '../../kernel/errors.ts'
 import { seesOnlyAssigned } from '../../kernel/roles.ts'
 import { sortRows, type SortAccessors } from '../../kernel/sort.ts'
 import { hasVisibility } from '../../kernel/visibility.ts'
@@ -10,7 +10,7 @@ import { assignCreator } from '../assignees/index.ts'
 import type { ClientRow } from '../clients/index.ts'
 import { createRecordForms, publishFormsSent } from '../forms/index.ts'
 import { createRecordDocuments } from '../record-documents/index.ts'
-import { prepareSteps, type PreparedStep } from '../steps/index.ts'
+import { prepareSteps, stepErrors, type PreparedStep } from '../steps/index.ts'
 import type { AssigneeRow } from '../team/rows.ts'
 import { publishRecord, recordChanged } from './events.ts'
 import type { CheckRow, RecordRow, RecordTemplateRow, StepRow } from './rows.ts'
@@ -58,17 +58,34 @@ export function listRecords(ctx: RequestContext, query: RecordsListQuery, rows: 
   return sortRows(records, sortAccessors(ctx), query)
 }
 
-/** A client of the team the caller can see, or the 422 Laravel's exists rule gives. */
-function clientFor(ctx: RequestContext, id: number): ClientRow {
+/** A client of the team the caller can see (what the client key of a create may name). */
+function visibleClient(ctx: RequestContext, id: number): ClientRow | undefined {
   const client = ctx.team.clients.get(id)
-  if (!client || !canSee(ctx, client)) throw invalid({ client: ['The selected client is invalid.'] })
-  return client
+  return client && canSee(ctx, client) ? client : undefined
 }
 
-function templateFor(ctx: RequestContext, id: number): RecordTemplateRow {
+function enabledTemplate(ctx: RequestContext, id: number): RecordTemplateRow | undefined {
   const template = ctx.team.recordTemplates.get(id)
-  if (!template || !template.is_enabled) throw invalid({ template: ['The selected template is invalid.'] })
-  return template
+  return template?.is_enabled ? template : undefined
+}
+
+/**
+ * The rules of POST /records its contract cannot state, every failing key at once: the client and
+ * template exist (Laravel's exists rule), the steps' library references, the declaration feature.
+ * The gate merges them with the schema's errors; `passed` says which keys the schema let through.
+ */
+export function recordCreateErrors(ctx: RequestContext, input: RecordCreateJson, passed: (key: string) => boolean = everyKeyPassed): ValidationErrors {
+  const errors: ValidationErrors = {}
+  if (passed('client') && !visibleClient(ctx, input.client)) errors.client = ['The selected client is invalid.']
+  if (input.template !== undefined) {
+    if (passed('template') && !enabledTemplate(ctx, input.template)) errors.template = ['The selected template is invalid.']
+  } else if (Array.isArray(input.steps)) {
+    Object.assign(errors, stepErrors(ctx, input.steps, 'steps', passed))
+  }
+  if (input.is_declaration_required === true && passed('is_declaration_required') && !ctx.team.row.declaration_enabled) {
+    errors.is_declaration_required = ['The custom declaration feature is not enabled for your team.']
+  }
+  return errors
 }
 
 export function creditBalance(ctx: TeamContext): number {
@@ -144,14 +161,12 @@ function buildSteps(ctx: TeamContext, record: RecordRow, prepared: readonly Prep
  * for up front. Nothing is created or debited when the team lacks the credits.
  */
 export function createRecord(ctx: RequestContext, input: RecordCreateJson): RecordRow {
-  const client = clientFor(ctx, input.client)
-  const template = input.template === undefined ? undefined : templateFor(ctx, input.template)
+  assertValid(recordCreateErrors(ctx, input))
+  const client = visibleClient(ctx, input.client) as ClientRow
+  const template = input.template === undefined ? undefined : enabledTemplate(ctx, input.template)
   const stepInputs = template ? template.steps : (input.steps ?? [])
   const prepared = prepareSteps(ctx, stepInputs, template ? 'template' : 'steps')
   const declaration = input.is_declaration_required ?? template?.is_declaration_required ?? false
-  if (input.is_declaration_required === true && !ctx.team.row.declaration_enabled) {
-    throw invalid({ is_declaration_required: ['The custom declaration feature is not enabled for your team.'] })
-  }
   const cost = prepared.reduce((sum, step) => sum + step.cost, 0)
   const balance = creditBalance(ctx)
   if (cost > balance) throw invalidBody(`Not enough credits: these steps cost ${cost} and the team has ${balance}.`)
@@ -206,15 +221,23 @@ export function createRecord(ctx: RequestContext, input: RecordCreateJson): Reco
 /** FACTS.md: an expired_at date-time lies within 10 days from now. */
 const EXPIRY_WINDOW_DAYS = 10
 
+/** PATCH /records/{id} beyond its contract: an expired_at date-time within the window, merged by the gate with the schema's errors. */
+export function recordUpdateErrors(ctx: TeamContext, input: RecordUpdateJson, passed: (key: string) => boolean = everyKeyPassed): ValidationErrors {
+  const value = input.expired_at
+  if (typeof value !== 'string' || !passed('expired_at')) return {}
+  const now = ctx.clock.now().getTime()
+  const moment = Date.parse(value)
+  const latest = now + EXPIRY_WINDOW_DAYS * DAY
+  if (moment < now) return { expired_at: [`The expired at field must be a date after or equal to ${toTimestamp(new Date(now))}.`] }
+  if (moment > latest) return { expired_at: [`The expired at field must be a date before or equal to ${toTimestamp(new Date(latest))}.`] }
+  return {}
+}
+
 function expiryFrom(ctx: TeamContext, value: string | boolean): string {
   const now = ctx.clock.now().getTime()
   if (value === true) return toTimestamp(new Date(now))
   if (value === false) return toTimestamp(new Date(now + ctx.behaviour.recordExpiryDays * DAY))
-  const moment = Date.parse(value)
-  const latest = now + EXPIRY_WINDOW_DAYS * DAY
-  if (moment < now) throw invalid({ expired_at: [`The expired at field must be a date after or equal to ${toTimestamp(new Date(now))}.`] })
-  if (moment > latest) throw invalid({ expired_at: [`The expired at field must be a date before or equal to ${toTimestamp(new Date(latest))}.`] })
-  return toTimestamp(new Date(moment))
+  return toTimestamp(new Date(Date.parse(value)))
 }
 
 /** Moves the expiry (and its job); reminders stop once the record has expired. */
@@ -231,6 +254,7 @@ export function setExpiry(ctx: TeamContext, record: RecordRow, expiredAt: string
  */
 export function updateRecord(ctx: RequestContext, record: RecordRow, input: RecordUpdateJson): RecordRow {
   const now = ctx.clock.timestamp()
+  assertValid(recordUpdateErrors(ctx, input))
   const expiredAt = input.expired_at === undefined ? undefined : expiryFrom(ctx, input.expired_at)
   let changed = false
   let review: 'record.reviewed' | 'record.unreviewed' | undefined

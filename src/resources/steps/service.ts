@@ -2,7 +2,7 @@
 // checked their shape (step-input.json); here what it cannot check is checked (the team's library
 // references), preferences are completed as stored and returned, and each step is priced.
 import type { StepTypeJson } from '../../contracts/generated.ts'
-import { invalid, type ValidationErrors } from '../../kernel/errors.ts'
+import { everyKeyPassed, invalid, type ValidationErrors } from '../../kernel/errors.ts'
 import { attributeName } from '../../kernel/validate.ts'
 import type { Team } from '../../store/world.ts'
 import { stepCost } from './catalogue.ts'
@@ -80,6 +80,25 @@ function resolve(library: StepLibrary, step: StepInput, given: GivenPreferences,
     default:
       return { given }
   }
+}
+
+/**
+ * The 422 errors of steps' references to the team's library (Laravel's exists rules), keyed like
+ * `steps.0.preferences.template`; a step that did not pass the schema is not looked at.
+ */
+export function stepErrors(
+  ctx: { team: Team },
+  inputs: readonly StepInput[],
+  key = 'steps',
+  passed: (key: string) => boolean = everyKeyPassed,
+): ValidationErrors {
+  const library = stepLibrary(ctx.team)
+  const errors: ValidationErrors = {}
+  inputs.forEach((step, index) => {
+    const at = `${key}.${index}`
+    if (passed(at)) resolve(library, step, (step.preferences ?? {}) as GivenPreferences, `${at}.preferences`, errors)
+  })
+  return errors
 }
 
 /**
