@@ -41,7 +41,7 @@ function memberOptions(store: Store) {
 
 export function consentPage(store: Store, request: ConsentRequest): string {
   const { client, redirectUri, state } = request
-  return html`<!doctype html>
+  const page = html`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -71,5 +71,8 @@ ${memberOptions(store)}
 </main>
 </body>
 </html>
-`.toString()
+`
+  // The helper only answers a promise for a promise among the values; there is none here.
+  if (page instanceof Promise) throw new Error('the consent page is rendered synchronously')
+  return page
 }
