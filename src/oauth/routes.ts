@@ -15,7 +15,7 @@ type OAuthContext = Context<KernelEnv<Services>>
 function paramsOf(entries: Iterable<[string, unknown]>): OAuthParams {
   const params: OAuthParams = {}
   for (const [name, value] of entries) {
-    if (name in params || (typeof value !== 'string' && typeof value !== 'number')) continue
+    if (Object.hasOwn(params, name) || (typeof value !== 'string' && typeof value !== 'number')) continue
     const text = String(value).trim()
     if (text !== '') params[name] = text
   }
