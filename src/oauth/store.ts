@@ -1,8 +1,6 @@
 // The OAuth state of one world with its indexes: API clients by id, codes and tokens by value. Every
 // change goes through here so the indexes stay in step with the rows the world persists.
-import type { Role } from '../kernel/roles.ts'
 import type { Identity, Store } from '../store/world.ts'
-import type { MemberRow } from '../resources/team/rows.ts'
 import type { OAuthAccessTokenRow, OAuthClientRow, OAuthCodeRow, OAuthRefreshTokenRow, OAuthState } from './rows.ts'
 
 /** A grant: who gave which client access, in which team. */
@@ -122,7 +120,8 @@ export class OAuthStore {
       expires_at: row.expires_at,
       revoked_at: row.revoked_at,
     }
-    return { token, user, team, member: member as MemberRow & { role: Role } }
+    // team.member() answers current members only, whose role is set.
+    return { token, user, team, member: member as Identity['member'] }
   }
 }
 
