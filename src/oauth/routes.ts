@@ -4,6 +4,7 @@
 import { Hono, type Context } from 'hono'
 import type { Services } from '../context.ts'
 import type { KernelEnv } from '../kernel/env.ts'
+import { HttpError } from '../kernel/errors.ts'
 import { html, json } from '../kernel/respond.ts'
 import { consentPage } from './consent.ts'
 import { invalidRequest } from './errors.ts'
@@ -75,7 +76,16 @@ export function oauthRoutes(app: Hono<KernelEnv<Services>>, services: Services):
   })
 
   app.post('/token', async (c) => {
-    const params = { ...(await bodyParams(c)), ...basicCredentials(c.req.header('Authorization')) }
-    return json(c, await token(services, params), 200, { 'cache-control': 'no-store', pragma: 'no-cache' })
+    const authorization = c.req.header('Authorization')
+    const params = { ...(await bodyParams(c)), ...basicCredentials(authorization) }
+    try {
+      return json(c, await token(services, params), 200, { 'cache-control': 'no-store', pragma: 'no-cache' })
+    } catch (error) {
+      // The league server names the scheme a client that sent credentials should use.
+      if (authorization !== undefined && error instanceof HttpError && error.body.error === 'invalid_client') {
+        throw new HttpError(error.status, error.body, { 'www-authenticate': `${/^Bearer\b/i.test(authorization) ? 'Bearer' : 'Basic'} realm="OAuth"` })
+      }
+      throw error
+    }
   })
 }

@@ -174,6 +174,15 @@ describe('POST /oauth/token errors', () => {
     expect([res.status, res.body]).toEqual([status, body])
   })
 
+  it('401 invalid_client with WWW-Authenticate naming the scheme when the client sent credentials in a header', async () => {
+    const basic = await tokenRequest(mock, { grant_type: 'authorization_code', code: 'c' }, { Authorization: `Basic ${Buffer.from(`${ATS.client_id}:wrong`).toString('base64')}` })
+    expect([basic.status, basic.body, basic.headers.get('WWW-Authenticate')]).toEqual([401, OAUTH_ERRORS.invalidClient, 'Basic realm="OAuth"'])
+    const bearer = await tokenRequest(mock, { grant_type: 'authorization_code', code: 'c', client_id: 'nobody' }, { Authorization: 'Bearer ivs_acme_owner' })
+    expect([bearer.status, bearer.headers.get('WWW-Authenticate')]).toEqual([401, 'Bearer realm="OAuth"'])
+    const inBody = await tokenRequest(mock, { grant_type: 'authorization_code', code: 'c', client_id: 'nobody' })
+    expect([inBody.status, inBody.headers.get('WWW-Authenticate')]).toEqual([401, null])
+  })
+
   it('authorization_code without code: 400 invalid_request; with one never issued: invalid_request "Cannot decrypt the authorization code"', async () => {
     const missing = await tokenRequest(mock, { grant_type: 'authorization_code', ...client, redirect_uri: ATS_REDIRECT })
     expect([missing.status, missing.body]).toEqual([400, OAUTH_ERRORS.invalidRequest('code')])
