@@ -15,6 +15,7 @@ import { DEFAULT_JOURNAL_SIZE, Journal, type Exchange } from './kernel/journal.t
 import { Routes } from './kernel/operation.ts'
 import { RateLimiter, rateLimiting } from './kernel/rate-limit.ts'
 import { html, json } from './kernel/respond.ts'
+import { oauthControlRoutes, oauthOf, oauthRoutes } from './oauth/index.ts'
 import { canWrite } from './kernel/roles.ts'
 import { aggregatesRoutes } from './resources/aggregates/routes.ts'
 import { assigneesRoutes } from './resources/assignees/routes.ts'
@@ -45,6 +46,8 @@ import { webhooksRoutes } from './resources/webhooks/routes.ts'
 
 export const API_BASE = SURFACES.api.base
 export const CONTROL_BASE = SURFACES.control.base
+/** The OAuth 2.0 endpoints, at the service root. */
+export const OAUTH_BASE = `${SURFACES.oauth.base}/oauth`
 
 export interface AppOptions extends Services {
   contracts: Contracts
@@ -114,8 +117,10 @@ export function createApp(options: AppOptions): Hono<KernelEnv<RequestContext>> 
   const journal = new Journal(contracts, options.journalSize ?? DEFAULT_JOURNAL_SIZE)
   const limiter = new RateLimiter(options.rateLimit.limit, options.rateLimit.windowSeconds * 1000)
   const api = new Hono<KernelEnv<RequestContext>>()
+  const oauth = oauthOf(store)
+  // A personal token first: it is most requests' token, and its lookup is one Map miss for an OAuth one.
   const identify = identifier<RequestContext>((token) => {
-    const identity = store.resolveToken(token, clock.timestamp)
+    const identity = store.resolveToken(token, clock.timestamp) ?? oauth.resolve(token, clock.timestamp)
     return identity && { ...identity, ...services }
   })
   // A limit is shared by all tokens of one user on one team, separate per team (FACTS.md).
@@ -178,12 +183,15 @@ export function createApp(options: AppOptions): Hono<KernelEnv<RequestContext>> 
   const controlApi = new Routes<Services>(contracts, { base: CONTROL_BASE })
   controlRoutes(controlApi)
   journalRoutes(controlApi, journal)
+  oauthControlRoutes(controlApi)
   const control = new Hono<KernelEnv<Services>>()
   control.use('*', async (c, next) => {
     options.scheduler.runDue()
     c.set('principal', services)
     await next()
   })
+
+  const oauthEndpoints = new Hono<KernelEnv<Services>>()
 
   const afterWrite = options.afterWrite
   if (afterWrite) {
@@ -193,9 +201,11 @@ export function createApp(options: AppOptions): Hono<KernelEnv<RequestContext>> 
     }
     api.use('*', (c, next) => persist(c.req.method, next))
     control.use('*', (c, next) => persist(c.req.method, next))
+    oauthEndpoints.use('*', (c, next) => persist(c.req.method, next))
   }
   api.route('/', routes.app)
   control.route('/', controlApi.app)
+  oauthRoutes(oauthEndpoints, services)
 
   const app = new Hono<KernelEnv<RequestContext>>()
   if (options.cors ?? true) {
@@ -221,6 +231,7 @@ export function createApp(options: AppOptions): Hono<KernelEnv<RequestContext>> 
   serveOpenApi(`${CONTROL_BASE}/openapi.json`, 'control')
   app.route(API_BASE, api)
   app.route(CONTROL_BASE, control)
+  app.route(OAUTH_BASE, oauthEndpoints)
   app.notFound((c) => json(c, routeNotFound().body, 404))
   app.onError((error, c) => {
     const known = error instanceof HttpError ? error : undefined

@@ -21,6 +21,7 @@ import { loadWorldFixture, type WorldFixture } from './seed/fixture.ts'
 import { seedWorld } from './seed/index.ts'
 import { BlobStore, uploadsBeside } from './store/blobs.ts'
 import { DataFileError, openWorld } from './store/persistence.ts'
+import { oauthOf } from './oauth/index.ts'
 import type { Store, WorldData } from './store/world.ts'
 
 const packageJson = JSON.parse(readFileSync(packageJsonPath, 'utf8')) as { version: string }
@@ -117,12 +118,14 @@ async function startMock(config: ServeConfig, announce: boolean): Promise<Runnin
   if (announce) {
     const firstToken = fixture.tokens.find((token) => store.resolveToken(token.token, clock.timestamp))?.token ?? '<token>'
     const state = config.data ? `${config.data} (${world.origin})` : 'in memory'
+    const oauthClient = oauthOf(store).clients()[0]
     const lines = [
       `IVS mock ${packageJson.version} listening on ${origin}${API_BASE}`,
       `  State    ${state}, seed ${store.data.seed}${config.data && world.origin === 'loaded' ? ' (from the file)' : ''}`,
       `  OpenAPI  ${origin}/openapi.json`,
       `  Control  ${origin}${CONTROL_BASE} (fresh teams: POST ${CONTROL_BASE}/teams; ${origin}${CONTROL_BASE}/openapi.json)`,
       ...tokenLines(fixture, store, clock.timestamp()).map((line, index) => `  ${index === 0 ? 'Tokens ' : '       '}  ${line}`),
+      ...(oauthClient ? [`  OAuth    ${origin}/oauth/authorize and /oauth/token; client ${oauthClient.name}: id ${oauthClient.id}, secret ${oauthClient.secret}`] : []),
       `  Try      curl -H "Authorization: Bearer ${firstToken}" "${origin}${API_BASE}/clients?limit=2"`,
     ]
     console.log(lines.join('\n'))

@@ -28,11 +28,14 @@ export interface SortContract {
 
 /**
  * Where operations are served: the API (contracts/operations/, under /api/v2, token and rate limit
- * on every operation) and the mock's control API (contracts/control/, under /_mock, neither).
+ * on every operation), the mock's control API (contracts/control/, under /_mock, neither), and the
+ * OAuth 2.0 endpoints at the service root (contracts/oauth/, no token; they answer errors in OAuth's
+ * shapes, never Laravel's 422). Keep oauth last: its empty base takes every path the others leave.
  */
 export const SURFACES = {
-  api: { folder: 'operations', base: '/api/v2', authenticated: true },
-  control: { folder: 'control', base: '/_mock', authenticated: false },
+  api: { folder: 'operations', base: '/api/v2', authenticated: true, validationErrors: true },
+  control: { folder: 'control', base: '/_mock', authenticated: false, validationErrors: true },
+  oauth: { folder: 'oauth', base: '', authenticated: false, validationErrors: false },
 } as const
 
 export type Surface = keyof typeof SURFACES
@@ -55,6 +58,8 @@ export interface OperationContract {
   query: Record<string, JsonSchema>
   body?: JsonSchema
   multipart?: JsonSchema
+  /** Schema of an application/x-www-form-urlencoded body (field name -> string value). */
+  form?: JsonSchema
   responses: Record<string, ResponseContract>
   pathParams: string[]
 }
@@ -189,7 +194,7 @@ export class Contracts {
   }
 
   private addOperations(surface: Surface, file: string, content: OperationFile): void {
-    const { folder, authenticated } = SURFACES[surface]
+    const { folder, authenticated, validationErrors } = SURFACES[surface]
     const resource = file.replace(/\.json$/, '')
     for (const [id, raw] of Object.entries(content.operations)) {
       if (this.operations.has(id)) throw new Error(`contracts: operationId ${id} is defined twice`)
@@ -211,12 +216,12 @@ export class Contracts {
       for (const name of op.pathParams) {
         if (!this.parameters[name]) throw new Error(`contracts: ${id} uses path parameter {${name}} missing from parameters.json`)
       }
-      const takesInput = op.paged || op.sort || op.expand.length > 0 || Object.keys(op.query).length > 0 || op.body || op.multipart
+      const takesInput = op.paged || op.sort || op.expand.length > 0 || Object.keys(op.query).length > 0 || op.body || op.multipart || op.form
       if (authenticated) {
         op.responses['401'] ??= universalResponses.unauthenticated
         op.responses['429'] ??= universalResponses.rateLimited
       }
-      if (takesInput) op.responses['422'] ??= universalResponses.invalid
+      if (takesInput && validationErrors) op.responses['422'] ??= universalResponses.invalid
       if (op.pathParams.length > 0) op.responses['404'] ??= universalResponses.notFound
       this.operations.set(id, op)
     }
@@ -244,6 +249,12 @@ export class Contracts {
     if (!op.body) return undefined
     const body = op.body
     return this.cached(`body:${id}`, () => this.ajv.compile({ $id: `${OPERATIONS_BASE}${id}.body.json`, ...body }))
+  }
+
+  formValidator(id: string): ValidateFunction | undefined {
+    const form = this.operation(id).form
+    if (!form) return undefined
+    return this.cached(`form:${id}`, () => this.ajv.compile({ $id: `${OPERATIONS_BASE}${id}.form.json`, ...form }))
   }
 
   /**

@@ -71,7 +71,9 @@ function operationObject(contracts: Contracts, op: OperationContract): Record<st
     ? { required: true, content: { 'application/json': { schema: toComponentRefs(op.body, OPERATIONS_BASE) } } }
     : op.multipart
       ? { required: true, content: { 'multipart/form-data': { schema: toComponentRefs(op.multipart, OPERATIONS_BASE) } } }
-      : undefined
+      : op.form
+        ? { required: true, content: { 'application/x-www-form-urlencoded': { schema: toComponentRefs(op.form, OPERATIONS_BASE) } } }
+        : undefined
   return {
     operationId: op.id,
     tags: [op.tag],
@@ -95,6 +97,17 @@ const INFO: Record<Surface, { title: string; description: string }> = {
     description:
       "The mock's own operations, outside the API it mocks: fresh isolated teams, and changes the real service makes outside its API. No token, no rate limit.",
   },
+  oauth: {
+    title: 'Identity Verification Service OAuth 2.0 endpoints (mock)',
+    description: 'The authorisation-code flow at the service root: the consent page and the token endpoint. Errors in the shapes of RFC 6749 section 5.2.',
+  },
+}
+
+/** The API's second security scheme (spec "Authentication"); the URLs are relative to the API's origin. */
+const OAUTH_SCHEME = {
+  type: 'oauth2',
+  description: 'OAuth 2.0 authorisation-code flow: the access token (a JWT) is sent as a bearer token.',
+  flows: { authorizationCode: { authorizationUrl: '/oauth/authorize', tokenUrl: '/oauth/token', refreshUrl: '/oauth/token', scopes: {} } },
 }
 
 /** The OpenAPI document of one surface: the API (GET /openapi.json) or the control API (GET /_mock/openapi.json). */
@@ -115,13 +128,13 @@ export function buildOpenApi(contracts: Contracts, version: string, surface: Sur
     openapi: '3.1.0',
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     info: { ...INFO[surface], version },
-    ...(authenticated ? { security: [{ bearer: [] }] } : {}),
+    ...(authenticated ? { security: [{ bearer: [] }, { oauth: [] }] } : {}),
     tags: [...new Set(operations.map((op) => op.tag))].map((name) => ({ name })),
     paths,
     components: {
       ...(authenticated
         ? {
-            securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'A personal access token.' } },
+            securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'A personal access token.' }, oauth: OAUTH_SCHEME },
             headers: {
               'X-RateLimit-Limit': { description: 'Requests allowed per window.', schema: { type: 'integer' } },
               'X-RateLimit-Remaining': { description: 'Requests left in this window.', schema: { type: 'integer' } },

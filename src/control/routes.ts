@@ -18,6 +18,7 @@ import { archiveOrganisation, unarchiveOrganisation, type OrganisationRow } from
 import { SDK_TOKEN_ALG, SDK_TOKEN_AUDIENCE, SDK_TOKEN_ISSUER, SDK_TOKEN_LIFETIME_SECONDS, sdkTokenKey } from '../resources/sdk-token/index.ts'
 import { presentMember, presentTeam } from '../resources/team/index.ts'
 import { addTeam } from '../seed/index.ts'
+import { oauthOf } from '../oauth/index.ts'
 import { advanceSettling } from '../webhook-delivery/index.ts'
 import type { Team } from '../store/world.ts'
 
@@ -114,6 +115,7 @@ export function controlRoutes(routes: ControlRoutes): void {
 
   routes.handle('control.teams.delete', ({ ctx, params }) => {
     if (!ctx.store.removeTeam(params.id)) throw notFound('Team')
+    oauthOf(ctx.store).dropTeam(params.id)
   })
 
   routes.handle('control.clients.archive', { find: findClient }, ({ found }) => {

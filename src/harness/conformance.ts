@@ -21,7 +21,7 @@ export interface OperationMatch {
 export interface RequestToCheck {
   /** The query string (with or without its leading '?') or its parameters. */
   query?: string | URLSearchParams
-  /** The parsed JSON body, or undefined when there was none. */
+  /** The parsed body (JSON, or a form-encoded body's fields as an object of strings), or undefined when there was none. */
   body?: unknown
   /** The request's Content-Type, when it had a body. */
   contentType?: string | null
@@ -107,7 +107,7 @@ export class Conformance {
     return undefined
   }
 
-  /** The operation a full path (`/api/v2/clients/12`, `/_mock/clock`) reaches, on whichever surface its base names. */
+  /** The operation a full path (`/api/v2/clients/12`, `/_mock/clock`, `/oauth/token`) reaches, on whichever surface its base names. */
   matchFullPath(method: string, fullPath: string): (OperationMatch & { surface: Surface }) | undefined {
     for (const [surface, { base }] of Object.entries(SURFACES) as [Surface, (typeof SURFACES)[Surface]][]) {
       if (fullPath === base || fullPath.startsWith(`${base}/`)) {
@@ -118,7 +118,7 @@ export class Conformance {
     return undefined
   }
 
-  /** Ways a request breaks what its operation accepts: its query parameters and its JSON body. */
+  /** Ways a request breaks what its operation accepts: its query parameters and its JSON or form-encoded body. */
   checkRequest(op: OperationContract, request: RequestToCheck): Violation[] {
     const violations: Violation[] = []
     const params = typeof request.query === 'string' ? new URLSearchParams(request.query.replace(/^\?/, '')) : (request.query ?? new URLSearchParams())
@@ -136,6 +136,14 @@ export class Conformance {
       }
       if (validate && !validateBody(validate, body)) {
         for (const error of describeErrors(validate.errors)) violations.push({ at: error.path ? `request body.${error.path}` : 'request body', message: error.message })
+      }
+    } else if (op.form !== undefined) {
+      if (request.body !== undefined && request.contentType && !/x-www-form-urlencoded/i.test(request.contentType)) {
+        violations.push({ at: 'request header Content-Type', message: `${op.id} takes a form-encoded body, sent as ${request.contentType}` })
+      }
+      const validateForm = this.contracts.formValidator(op.id)
+      if (validateForm && !validateForm(request.body ?? {})) {
+        for (const error of describeErrors(validateForm.errors)) violations.push({ at: error.path ? `request body.${error.path}` : 'request body', message: error.message })
       }
     } else if (op.multipart === undefined && request.body !== undefined) {
       violations.push({ at: 'request body', message: `${op.id} takes no body` })

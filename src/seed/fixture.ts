@@ -26,6 +26,8 @@ export interface WorldFixture {
   /** role null: the user has left the team (their tokens answer 401; they still show where assigned). */
   users: Array<{ key: string; name: string; email: string; memberships: Array<{ team: string; role: Role | null }> }>
   tokens: Array<{ token: string; user: string; team: string; name: string; state?: 'active' | 'revoked' | 'expired' }>
+  /** API clients of the OAuth 2.0 flow (src/oauth/). */
+  oauth_clients: Array<{ name: string; client_id: string; client_secret: string; redirect_uris: string[] }>
 }
 
 function readJson(path: string): unknown {

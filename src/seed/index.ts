@@ -5,6 +5,7 @@ import type { Random } from '../kernel/random.ts'
 import { ROLES, type Role } from '../kernel/roles.ts'
 import type { TokenRow, UserRow } from '../resources/me/rows.ts'
 import type { MemberRow } from '../resources/team/rows.ts'
+import { seededOAuthState } from '../oauth/index.ts'
 import { newTeamState, Store, WORLD_FORMAT, type Team, type WorldData } from '../store/world.ts'
 import type { WorldFixture } from './fixture.ts'
 import { generateTeamData, seededFaker, type GenerateCounts } from './generate.ts'
@@ -13,7 +14,8 @@ const DAY = 86_400_000
 
 /** The same world for the same fixture and seed, on every start. */
 export function seedWorld(fixture: WorldFixture, seed = fixture.seed): WorldData {
-  const data: WorldData = { format: WORLD_FORMAT, seed, sequences: {}, users: [], tokens: [], teams: [], jobs: [] }
+  const oauth = seededOAuthState(fixture.oauth_clients, fixture.epoch)
+  const data: WorldData = { format: WORLD_FORMAT, seed, sequences: {}, users: [], tokens: [], teams: [], jobs: [], oauth }
   const store = new Store(data)
   const epoch = new Date(fixture.epoch)
   const teamIds = new Map<string, number>()

@@ -9,6 +9,7 @@ import type { OrganisationRow } from '../resources/organisations/rows.ts'
 import type { CaseReviewRow, CaseRow } from '../resources/cases/rows.ts'
 import type { CheckRow, CorrectionRow, RecordDocumentRow, RecordRow, RecordTemplateRow, StepReviewRow } from '../resources/records/rows.ts'
 import type { JobRow } from '../kernel/scheduler.ts'
+import type { OAuthState } from '../oauth/rows.ts'
 import type { AttachmentRow } from '../resources/attachments/rows.ts'
 import type { DocumentTemplateRow, EmailTemplateRow, LibraryDocumentRow } from '../resources/documents/rows.ts'
 import type { ClientDocumentRow, FileRow } from '../resources/files/rows.ts'
@@ -19,7 +20,7 @@ import type { WebhookDeliveryRow, WebhookRow } from '../resources/webhooks/rows.
 import { Table, type GroupIndex, type UniqueIndex } from './table.ts'
 
 /** Bumped when the stored shape changes, so an old --data file is refused with a clear message. */
-export const WORLD_FORMAT = 6
+export const WORLD_FORMAT = 7
 
 /** One team's persisted state. */
 export interface TeamState {
@@ -246,6 +247,7 @@ export type SequenceName =
   | 'form'
   | 'webhook'
   | 'webhook_delivery'
+  | 'oauth_token'
 
 export interface WorldData {
   format: typeof WORLD_FORMAT
@@ -256,6 +258,8 @@ export interface WorldData {
   teams: TeamState[]
   /** Work due later on the mock's clock (src/kernel/scheduler.ts). */
   jobs: JobRow[]
+  /** API clients, codes and tokens of the OAuth 2.0 flow (src/oauth/). */
+  oauth: OAuthState
 }
 
 export interface Identity {

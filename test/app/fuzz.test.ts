@@ -1,9 +1,10 @@
 // Bad input never breaks the mock: seeded random bodies, queries and path ids sent to every served
-// operation (API and control API) answer a status their contract lists, with its body (the test
+// operation (API, control API and OAuth endpoints) answer a status their contract lists, with its body (the test
 // client checks every response against the contract), and never a 5xx. Seeded and bounded.
 import { Faker, en } from '@faker-js/faker'
 import { describe, expect, it } from 'vitest'
 import { SURFACES, type OperationContract } from '../../src/contracts/load.ts'
+import { ApiClient } from '../support/api.ts'
 import { contracts } from '../support/contracts.ts'
 import { createTestMock } from '../support/mock.ts'
 
@@ -45,6 +46,15 @@ function bodyFor(faker: Faker, op: OperationContract): unknown {
   return faker.datatype.boolean(0.2) ? [object, anyValue(faker, 1)] : object
 }
 
+/** A form-encoded body of random values for some of the fields of the operation's form schema. */
+function formFor(faker: Faker, op: OperationContract): string {
+  const schemaName = /([\w-]+)\.json$/.exec(String(op.form?.$ref))?.[1] ?? ''
+  const properties = contracts.schemas.get(schemaName)?.properties
+  const names = typeof properties === 'object' && properties !== null ? Object.keys(properties) : []
+  const fields = faker.helpers.arrayElements(names, { min: 0, max: names.length }).map((name) => [name, String(anyValue(faker, 0))])
+  return new URLSearchParams(Object.fromEntries(fields) as Record<string, string>).toString()
+}
+
 function queryFor(faker: Faker, op: OperationContract): Record<string, string> {
   const names = ['page', 'limit', 'sort_by', 'order_by', 'expand', ...Object.keys(op.query)]
   return Object.fromEntries(faker.helpers.arrayElements(names, { min: 0, max: 3 }).map((name) => [name, String(anyValue(faker, 0))]))
@@ -69,12 +79,18 @@ describe('seeded random input to every served operation', () => {
     const fresh = createTestMock()
     const team = fresh.newTeam({ generate: { clients: 3, organisations: 2 } })
     const ids = [...team.team.clients.all().map((row) => row.id), ...team.team.organisations.all().map((row) => row.id), team.team.id]
-    const client = op.surface === 'api' ? team.api(faker.helpers.arrayElement(['owner', 'read-only', 'assigned-only'] as const)) : fresh.control
+    const client =
+      op.surface === 'api'
+        ? team.api(faker.helpers.arrayElement(['owner', 'read-only', 'assigned-only'] as const))
+        : op.surface === 'control'
+          ? fresh.control
+          : new ApiClient(fresh.app, undefined, SURFACES.oauth.base)
     for (let sent = 0; sent < REQUESTS_PER_OPERATION; sent++) {
       const hasBody = op.body !== undefined
       const res = await client.request(op.method, pathFor(faker, op, ids), {
         query: queryFor(faker, op),
         ...(hasBody ? { body: bodyFor(faker, op) } : {}),
+        ...(op.form ? { raw: formFor(faker, op), headers: { 'Content-Type': 'application/x-www-form-urlencoded' } } : {}),
       })
       expect(res.status, `${op.method} ${op.path}: ${res.text}`).toBeLessThan(500)
     }

@@ -87,6 +87,9 @@ describe('ivs-mock serve', () => {
     expect(server.output).toContain('401 on purpose: ivs_left, ivs_revoked, ivs_expired')
     expect(server.output).toContain(`Control  ${server.origin}/_mock (fresh teams: POST /_mock/teams; ${server.origin}/_mock/openapi.json)`)
     expect(server.output).toContain(`curl -H "Authorization: Bearer ivs_acme_owner" "${server.origin}/api/v2/clients?limit=2"`)
+    expect(server.output).toContain(
+      `OAuth    ${server.origin}/oauth/authorize and /oauth/token; client Acme ATS integration: id 9d3c8b1e-5a7f-4e2b-8c6d-1f0a2b3c4d5e, secret ats-demo-secret-2b9f6a41c7d3e8f05a1b2c3d`,
+    )
 
     const res = await fetch(`${server.origin}/api/v2/clients?limit=2`, { headers: auth })
     const body: any = await res.json()

@@ -36,9 +36,9 @@ describe.each(Object.entries(DOCUMENTS) as Array<[keyof typeof DOCUMENTS, string
     expect(listed.sort()).toEqual(operations.map((op) => op.id).sort())
   })
 
-  it(surface === 'api' ? 'asks for a bearer token' : 'asks for no token', async () => {
+  it(surface === 'api' ? 'asks for a bearer token: a personal token or an OAuth access token' : 'asks for no token', async () => {
     const document = await servedDocument(path)
-    expect(document.security).toEqual(surface === 'api' ? [{ bearer: [] }] : undefined)
+    expect(document.security).toEqual(surface === 'api' ? [{ bearer: [] }, { oauth: [] }] : undefined)
   })
 })
 
@@ -53,6 +53,14 @@ describe('GET /openapi.json', () => {
       for (const part of pointer) target = target?.[part.replace(/~1/g, '/').replace(/~0/g, '~')]
       expect(target, ref).toBeDefined()
     }
+  })
+
+  it('declares the OAuth 2.0 authorisation-code flow, its URLs at the service root', async () => {
+    expect((await servedDocument()).components.securitySchemes.oauth).toEqual({
+      type: 'oauth2',
+      description: 'OAuth 2.0 authorisation-code flow: the access token (a JWT) is sent as a bearer token.',
+      flows: { authorizationCode: { authorizationUrl: '/oauth/authorize', tokenUrl: '/oauth/token', refreshUrl: '/oauth/token', scopes: {} } },
+    })
   })
 
   it('describes paging, sorting and expand of a list as query parameters', async () => {

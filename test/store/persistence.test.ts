@@ -141,12 +141,11 @@ describe('the app with a data file', () => {
   let afterWrite: ReturnType<typeof vi.fn<() => Promise<void>>>
   let api: ApiClient
 
-  beforeEach(async () => {
-    world = await openWorld({ file, build })
-    afterWrite = vi.fn(() => world.save())
-    const app = createApp({
+  /** The app over a world, saving it after every write. */
+  const appOn = (opened: OpenedWorld, save: () => Promise<void>) =>
+    createApp({
       ...createServices({
-        store: world.store,
+        store: opened.store,
         clock: createClock({ start: TEST_NOW, frozen: true }),
         random: createRandom(42),
         events: createEventBus((error) => {
@@ -156,9 +155,34 @@ describe('the app with a data file', () => {
       }),
       contracts,
       rateLimit: { limit: 10_000, windowSeconds: 60 },
-      afterWrite,
+      afterWrite: save,
     })
-    api = new ApiClient(app, 'ivs_acme_owner')
+
+  beforeEach(async () => {
+    world = await openWorld({ file, build })
+    afterWrite = vi.fn(() => world.save())
+    api = new ApiClient(appOn(world, afterWrite), 'ivs_acme_owner')
+  })
+
+  it('keeps registered OAuth clients and issued tokens: they work after a restart', async () => {
+    const app = appOn(world, afterWrite)
+    const control = new ApiClient(app, undefined, '/_mock')
+    const registered = await control.post('/oauth/clients', { name: 'Kept', redirect_uris: ['https://kept.example/cb'] })
+    const { client_id, client_secret } = registered.body
+    const code = (await control.post('/oauth/authorize', { client_id, redirect_uri: 'https://kept.example/cb', token: 'ivs_acme_member' })).body.code
+    const form = new URLSearchParams({ grant_type: 'authorization_code', client_id, client_secret, code, redirect_uri: 'https://kept.example/cb' })
+    const tokens = await new ApiClient(app, undefined, '').request('POST', '/oauth/token', {
+      raw: form.toString(),
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    })
+    expect(tokens.status, tokens.text).toBe(200)
+
+    const reopened = await openWorld({ file, build })
+    expect(reopened.origin).toBe('loaded')
+    const restarted = appOn(reopened, () => reopened.save())
+    const me = await new ApiClient(restarted, tokens.body.access_token).get('/me')
+    expect([me.status, me.body.email]).toEqual([200, 'hannah.okafor@acme-recruitment.example'])
+    expect((await new ApiClient(restarted, undefined, '/_mock').get('/oauth/clients')).body.data.map((client: { name: string }) => client.name)).toContain('Kept')
   })
 
   it('has the client created by a POST in the file once the response is out', async () => {

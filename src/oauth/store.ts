@@ -1,0 +1,138 @@
+// The OAuth state of one world with its indexes: API clients by id, codes and tokens by value. Every
+// change goes through here so the indexes stay in step with the rows the world persists.
+import type { Identity, Store } from '../store/world.ts'
+import type { OAuthAccessTokenRow, OAuthClientRow, OAuthCodeRow, OAuthRefreshTokenRow, OAuthState } from './rows.ts'
+
+/** A grant: who gave which client access, in which team. */
+export interface Grant {
+  client: string
+  user: number
+  team: number
+}
+
+const sameGrant = (row: Grant, grant: Grant) => row.client === grant.client && row.user === grant.user && row.team === grant.team
+
+export class OAuthStore {
+  private readonly state: OAuthState
+  private readonly clientsById = new Map<string, OAuthClientRow>()
+  private readonly codesByValue = new Map<string, OAuthCodeRow>()
+  private readonly accessByValue = new Map<string, OAuthAccessTokenRow>()
+  private readonly accessById = new Map<number, OAuthAccessTokenRow>()
+  private readonly refreshByValue = new Map<string, OAuthRefreshTokenRow>()
+
+  constructor(private readonly store: Store) {
+    this.state = store.data.oauth
+    for (const client of this.state.clients) this.clientsById.set(client.id, client)
+    for (const code of this.state.codes) this.codesByValue.set(code.code, code)
+    for (const token of this.state.access_tokens) this.indexAccess(token)
+    for (const token of this.state.refresh_tokens) this.refreshByValue.set(token.token, token)
+  }
+
+  private indexAccess(token: OAuthAccessTokenRow): void {
+    this.accessByValue.set(token.token, token)
+    this.accessById.set(token.id, token)
+  }
+
+  client(id: string): OAuthClientRow | undefined {
+    return this.clientsById.get(id)
+  }
+
+  clients(): readonly OAuthClientRow[] {
+    return this.state.clients
+  }
+
+  addClient(client: OAuthClientRow): void {
+    this.state.clients.push(client)
+    this.clientsById.set(client.id, client)
+  }
+
+  code(value: string): OAuthCodeRow | undefined {
+    return this.codesByValue.get(value)
+  }
+
+  addCode(code: OAuthCodeRow): void {
+    this.state.codes.push(code)
+    this.codesByValue.set(code.code, code)
+  }
+
+  accessToken(id: number): OAuthAccessTokenRow | undefined {
+    return this.accessById.get(id)
+  }
+
+  refreshToken(value: string): OAuthRefreshTokenRow | undefined {
+    return this.refreshByValue.get(value)
+  }
+
+  addTokens(access: OAuthAccessTokenRow, refresh: OAuthRefreshTokenRow): void {
+    this.state.access_tokens.push(access)
+    this.indexAccess(access)
+    this.state.refresh_tokens.push(refresh)
+    this.refreshByValue.set(refresh.token, refresh)
+  }
+
+  /** Revokes every code and token of a grant that still works (unexpired, unrevoked); returns how many of each. */
+  revokeGrant(grant: Grant, at: string): { codes: number; access: number; refresh: number } {
+    const revoke = (rows: Array<Grant & { expires_at: string; revoked_at: string | null }>) => {
+      let count = 0
+      for (const row of rows) {
+        if (row.revoked_at !== null || row.expires_at <= at || !sameGrant(row, grant)) continue
+        row.revoked_at = at
+        count++
+      }
+      return count
+    }
+    return { codes: revoke(this.state.codes), access: revoke(this.state.access_tokens), refresh: revoke(this.state.refresh_tokens) }
+  }
+
+  /** Forgets every code and token granted in a team (the team is being dropped). */
+  dropTeam(teamId: number): void {
+    const keep = <T extends { team: number }>(rows: T[], forget: (row: T) => void) => {
+      const kept = rows.filter((row) => row.team !== teamId)
+      for (const row of rows) if (row.team === teamId) forget(row)
+      rows.splice(0, rows.length, ...kept)
+    }
+    keep(this.state.codes, (row) => this.codesByValue.delete(row.code))
+    keep(this.state.access_tokens, (row) => {
+      this.accessByValue.delete(row.token)
+      this.accessById.delete(row.id)
+    })
+    keep(this.state.refresh_tokens, (row) => this.refreshByValue.delete(row.token))
+  }
+
+  /**
+   * The user, team and membership an access token acts as, like Store.resolveToken for personal
+   * tokens: undefined when unknown, revoked or expired, or when the user has left the team (the
+   * role is read from the membership now, not when access was granted).
+   */
+  resolve(value: string, now: () => string): Identity | undefined {
+    const row = this.accessByValue.get(value)
+    if (!row || row.revoked_at !== null || row.expires_at <= now()) return undefined
+    const user = this.store.user(row.user)
+    const team = this.store.team(row.team)
+    const member = team?.member(row.user)
+    if (!user || user.is_disabled || !team || !member) return undefined
+    const token = {
+      token: row.token,
+      name: this.clientsById.get(row.client)?.name ?? row.client,
+      user: row.user,
+      team: row.team,
+      created_at: row.created_at,
+      expires_at: row.expires_at,
+      revoked_at: row.revoked_at,
+    }
+    // team.member() answers current members only, whose role is set.
+    return { token, user, team, member: member as Identity['member'] }
+  }
+}
+
+const stores = new WeakMap<Store, OAuthStore>()
+
+/** The world's OAuth state, indexed once. */
+export function oauthOf(store: Store): OAuthStore {
+  let oauth = stores.get(store)
+  if (!oauth) {
+    oauth = new OAuthStore(store)
+    stores.set(store, oauth)
+  }
+  return oauth
+}
