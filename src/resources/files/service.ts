@@ -3,7 +3,7 @@
 // attachment becomes part of them, so GET /files and the client's files list show everything.
 import { canSee, type RequestContext, type TeamContext } from '../../context.ts'
 import type { ClientsFilesListQuery, FileCreateJson, FilesListQuery } from '../../contracts/generated.ts'
-import type { Binary } from '../../kernel/binary.ts'
+import type { Binary } from '../../contracts/binary.ts'
 import { toTimestamp } from '../../kernel/clock.ts'
 import { forbidden, HttpError, invalid, notFound, type ValidationErrors } from '../../kernel/errors.ts'
 import { seesOnlyAssigned } from '../../kernel/roles.ts'
