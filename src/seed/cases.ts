@@ -12,7 +12,7 @@ import { seesOnlyAssigned } from '../kernel/roles.ts'
 import type { CaseItemRow, CaseReviewRow, CaseRow } from '../resources/cases/rows.ts'
 import type { ClientRow } from '../resources/clients/rows.ts'
 import type { RecordRow } from '../resources/records/rows.ts'
-import type { AssigneeRow } from '../resources/team/rows.ts'
+import type { AssigneeRow } from '../resources/assignees/index.ts'
 import type { Store, Team } from '../store/world.ts'
 
 const MINUTE = 60_000

@@ -18,7 +18,7 @@ import type { Outcome, RecordRow, RecordTemplateRow } from '../resources/records
 import { createRecord, setExpiry, updateRecord } from '../resources/records/service.ts'
 import { proposeCorrection } from '../resources/corrections/index.ts'
 import { reviewStep } from '../resources/step-reviews/index.ts'
-import type { MemberRow } from '../resources/team/rows.ts'
+import type { MemberRow } from '../store/identity.ts'
 import { createServices } from '../services.ts'
 import type { Store, Team } from '../store/world.ts'
 

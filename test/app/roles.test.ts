@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest'
 import { API_BASE } from '../../src/app.ts'
 import { ROLES, type Role } from '../../src/kernel/roles.ts'
-import type { UserRow } from '../../src/resources/me/rows.ts'
+import type { UserRow } from '../../src/store/identity.ts'
 import type { ApiClient } from '../support/api.ts'
 import { contracts } from '../support/contracts.ts'
 import { createTestMock, NOW, type TestMock } from '../support/mock.ts'

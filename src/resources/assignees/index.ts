@@ -1,2 +1,3 @@
 export { presentAssigneesRelation } from './present.ts'
 export { assignCreator } from './service.ts'
+export type { AssigneeRow } from './rows.ts'

@@ -1,7 +1,7 @@
 import type { TeamContext } from '../../context.ts'
 import { listRelation } from '../../kernel/expand.ts'
 import { memberOf, presentMember } from '../team/index.ts'
-import type { AssigneeRow } from '../team/rows.ts'
+import type { AssigneeRow } from './rows.ts'
 
 function teamMember(ctx: TeamContext, userId: number) {
   const found = memberOf(ctx, userId)

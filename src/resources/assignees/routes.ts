@@ -9,7 +9,7 @@ import { getOrganisation } from '../organisations/index.ts'
 import { getRecord } from '../records/index.ts'
 import { presentAssignee } from './present.ts'
 import { addAssignees, getAssignee, removeAllAssignees, removeAssignee, replaceAssignees, type Assignable } from './service.ts'
-import type { AssigneeRow } from '../team/rows.ts'
+import type { AssigneeRow } from './rows.ts'
 
 /** FACTS.md: an assignee add/replace answers with limit 100 (a body holds at most 100). */
 const ACTION_LIMIT = 100

@@ -9,7 +9,7 @@ import { sortRows, type SortAccessors } from '../../kernel/sort.ts'
 import { hasVisibility } from '../../kernel/visibility.ts'
 import { assignCreator } from '../assignees/index.ts'
 import type { ClientRow } from '../clients/index.ts'
-import type { AssigneeRow } from '../team/rows.ts'
+import type { AssigneeRow } from '../assignees/index.ts'
 import type { CaseItemRow, CaseReviewRow, CaseRow } from './rows.ts'
 
 /**

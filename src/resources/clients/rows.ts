@@ -1,5 +1,5 @@
 import type { AddressJson, NameJson } from '../../contracts/generated.ts'
-import type { AssigneeRow } from '../team/rows.ts'
+import type { AssigneeRow } from '../assignees/index.ts'
 
 export type ClientStatus = 'pending' | 'approved' | 'rejected'
 

@@ -1,4 +1,4 @@
-import type { UserRow } from './rows.ts'
+import type { UserRow } from '../../store/identity.ts'
 
 export function presentUser(user: UserRow) {
   return {

@@ -1,6 +1,6 @@
 import type { StepTypeJson } from '../../contracts/generated.ts'
 import type { NameRow } from '../clients/rows.ts'
-import type { AssigneeRow } from '../team/rows.ts'
+import type { AssigneeRow } from '../assignees/index.ts'
 
 /** What a check returns (src/lifecycle/outcomes.ts): forced per step, by a magic value, or clear. */
 export type Outcome = 'clear' | 'consider' | 'rejected' | 'refer' | 'failed' | 'paused'

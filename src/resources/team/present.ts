@@ -1,5 +1,4 @@
-import type { UserRow } from '../me/rows.ts'
-import type { MemberRow, TeamRow } from './rows.ts'
+import type { MemberRow, TeamRow, UserRow } from '../../store/identity.ts'
 
 /** identifier is on the current-team answer only, not in the list of the user's teams (spec). */
 export function presentTeam(team: TeamRow, options: { identifier: boolean }) {

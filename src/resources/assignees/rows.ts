@@ -1,0 +1,6 @@
+/** A team member assigned to a client, record, case or organisation. */
+export interface AssigneeRow {
+  id: number
+  user: number
+  created_at: string
+}
