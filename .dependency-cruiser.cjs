@@ -41,7 +41,7 @@ module.exports = {
     {
       name: 'store-knows-no-resource',
       comment: 'store/ keeps tables of rows it does not know: each resource declares its own tables.',
-      severity: 'warn',
+      severity: 'error',
       from: { path: '^src/store/' },
       to: { path: '^src/resources/' },
     },

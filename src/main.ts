@@ -15,6 +15,7 @@ import { seedWorld } from './seed/index.ts'
 import { BlobStore, uploadsBeside } from './store/blobs.ts'
 import { DataFileError, openWorld } from './store/persistence.ts'
 import type { Store, WorldData } from './store/world.ts'
+import { TABLES } from './tables.ts'
 
 const packageJson = JSON.parse(readFileSync(packageJsonPath, 'utf8')) as { version: string }
 
@@ -53,7 +54,7 @@ async function serve(config: ServeConfig): Promise<void> {
   const contracts = new Contracts(contractsDir, { validateSchemas: false })
   const fixture = loadWorldFixture()
   const clock = createClock({ start: config.clock })
-  const world = await openWorld({ file: config.data, build: () => seededWorld(fixture, config.seed) })
+  const world = await openWorld({ tables: TABLES, file: config.data, build: () => seededWorld(fixture, config.seed) })
   const { store } = world
   // Mixing in how many ids were handed out keeps new uuids fresh after a restart with --data.
   const issued = Object.values(store.data.sequences).reduce((sum, n) => sum + (n ?? 0), 0)

@@ -7,13 +7,14 @@ import type { MemberRow, TokenRow, UserRow } from '../store/identity.ts'
 import { newTeamState, Store, WORLD_FORMAT, type Team, type WorldData } from '../store/world.ts'
 import type { WorldFixture } from './fixture.ts'
 import { generateTeamData, seededFaker, type GenerateCounts } from './generate.ts'
+import { TABLES } from '../tables.ts'
 
 const DAY = 86_400_000
 
 /** The same world for the same fixture and seed, on every start. */
 export function seedWorld(fixture: WorldFixture, seed = fixture.seed): WorldData {
   const data: WorldData = { format: WORLD_FORMAT, seed, sequences: {}, users: [], tokens: [], teams: [], jobs: [] }
-  const store = new Store(data)
+  const store = new Store(data, TABLES)
   const epoch = new Date(fixture.epoch)
   const teamIds = new Map<string, number>()
   const userIds = new Map<string, number>()

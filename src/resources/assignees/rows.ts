@@ -4,3 +4,9 @@ export interface AssigneeRow {
   user: number
   created_at: string
 }
+
+declare module '../../store/world.ts' {
+  interface IdSequences {
+    assignee: true
+  }
+}

@@ -3,6 +3,7 @@ export { presentAttachment } from './present.ts'
 export type { AttachmentRow, AvStatus } from './rows.ts'
 export {
   attachmentFromBytes,
+  attachmentsInAnswers,
   findAttachment,
   insertAttachment,
   isAttachmentUsed,
@@ -11,3 +12,4 @@ export {
   SAMPLES,
   type SampleName,
 } from './service.ts'
+export { attachmentTables } from './tables.ts'

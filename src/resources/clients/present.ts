@@ -51,7 +51,7 @@ export function presentClient(ctx: RequestContext, client: ClientRow) {
     dob: client.dob,
     reference: client.reference,
     national_insurance_number: client.national_insurance_number,
-    is_deletable: canDeleteClient(ctx, ctx.team.hasRecords(client.id)),
+    is_deletable: canDeleteClient(ctx, ctx.team.holdsClient(client.id)),
     deletion_date: client.deletion_date,
     created_at: client.created_at,
     updated_at: client.updated_at,

@@ -189,10 +189,9 @@ export function updateClient(ctx: RequestContext, client: ClientRow, input: Clie
 
 /** Everything of the client goes with it, the bytes of its attachments too (those nothing else holds). */
 export function deleteClient(ctx: RequestContext, client: ClientRow): void {
-  if (!canDeleteClient(ctx, ctx.team.hasRecords(client.id))) throw forbidden()
+  if (!canDeleteClient(ctx, ctx.team.holdsClient(client.id))) throw forbidden()
   ctx.team.clients.delete(client.id)
   cancelDeletionReminder(ctx, client)
-  ctx.team.removeClientFromOrganisations(client.id)
   releaseAttachments(ctx, ctx.team.removeDependentsOf(client.id))
   emit(ctx, 'client.deleted', { client: client.id })
 }

@@ -1,2 +1,3 @@
 export type { ClientDocumentRow, FileRow, FileSourceSubtype, FileSourceType } from './rows.ts'
 export { addFile, type NewFile } from './service.ts'
+export { fileTables } from './tables.ts'

@@ -1,4 +1,5 @@
 import { canSee, emit, visibleRow, type RequestContext, type TeamContext } from '../../context.ts'
+import type { Team } from '../../store/world.ts'
 import type { ClientsOrganisationsListQuery, OrganisationCreateJson, OrganisationsListQuery } from '../../contracts/generated.ts'
 import { forbidden, invalid, notFound, type ValidationErrors } from '../../kernel/errors.ts'
 import { seesOnlyAssigned } from '../../kernel/roles.ts'
@@ -122,10 +123,15 @@ export function unarchiveOrganisation(ctx: TeamContext, organisation: Organisati
 
 // Client memberships: spec, Clients rule 6, and FACTS.md "Wire details".
 
+/** The organisations a client belongs to (an organisation holds its clients' ids). */
+function organisationsOf(team: Team, clientId: number): OrganisationRow[] {
+  return team.organisations.filter((organisation) => organisation.clients.includes(clientId))
+}
+
 /** The organisations a client belongs to (that the caller can see), by the list's sort. */
 export function clientOrganisations(ctx: RequestContext, client: ClientRow, query: ClientsOrganisationsListQuery): OrganisationRow[] {
   return sortRows(
-    ctx.team.organisationsOf(client.id).filter((organisation) => canSee(ctx, organisation)),
+    organisationsOf(ctx.team, client.id).filter((organisation) => canSee(ctx, organisation)),
     sortAccessors,
     query,
   )
@@ -162,7 +168,7 @@ function leave(client: ClientRow, organisations: readonly OrganisationRow[]): vo
 
 /** The organisations the client belongs to that the caller sees: an assigned-only member changes only those. */
 const visibleMemberships = (ctx: RequestContext, client: ClientRow) =>
-  ctx.team.organisationsOf(client.id).filter((organisation) => canSee(ctx, organisation))
+  organisationsOf(ctx.team, client.id).filter((organisation) => canSee(ctx, organisation))
 
 /** The client belongs to exactly the organisations named (of those the caller sees); returns only those newly joined. */
 export function replaceClientOrganisations(ctx: RequestContext, client: ClientRow, ids: readonly number[]): OrganisationRow[] {

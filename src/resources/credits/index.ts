@@ -1,0 +1,1 @@
+export { creditTables } from './tables.ts'
