@@ -27,7 +27,7 @@ module.exports = {
     {
       name: 'resources-meet-through-index',
       comment: "A resource's files are its own: anyone else imports the resource through its index.ts (app.ts wires each resource's routes.ts).",
-      severity: 'warn',
+      severity: 'error',
       from: { path: '^src/(resources/[^/]+|[^/]+)', pathNot: '^src/app\\.ts$' },
       to: { path: '^src/resources/[^/]+/', pathNot: ['^src/$1/', '^src/resources/[^/]+/index\\.ts$'] },
     },

@@ -15,7 +15,6 @@ import { RateLimiter, rateLimiting } from './kernel/rate-limit.ts'
 import { html, json } from './kernel/respond.ts'
 import { canWrite } from './kernel/roles.ts'
 import { aggregatesRoutes } from './resources/aggregates/routes.ts'
-import { assigneesRoutes } from './resources/assignees/routes.ts'
 import { attachmentsRoutes } from './resources/attachments/routes.ts'
 import { casesRoutes } from './resources/cases/routes.ts'
 import { checksRoutes } from './resources/checks/routes.ts'
@@ -62,7 +61,6 @@ const RESOURCE_ROUTES = [
   creditsRoutes,
   clientsRoutes,
   organisationsRoutes,
-  assigneesRoutes,
   recordsRoutes,
   recordStepsRoutes,
   templatesRoutes,

@@ -3,9 +3,9 @@
 // engine says what each job does.
 import type { TeamContext } from '../context.ts'
 import type { Scheduler } from '../kernel/scheduler.ts'
-import type { AttachmentRow } from '../resources/attachments/rows.ts'
-import type { ClientRow } from '../resources/clients/rows.ts'
-import type { RecordRow } from '../resources/records/rows.ts'
+import type { AttachmentRow } from '../resources/attachments/index.ts'
+import type { ClientRow } from '../resources/clients/index.ts'
+import type { RecordRow } from '../resources/records/index.ts'
 
 export const JOBS = {
   checkResult: 'check.result',

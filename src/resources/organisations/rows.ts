@@ -1,5 +1,5 @@
 import type { OrganisationJurisdictionJson, OrganisationStatusJson } from '../../contracts/generated.ts'
-import type { AddressRow } from '../clients/rows.ts'
+import type { AddressRow } from '../clients/index.ts'
 import type { AssigneeRow } from '../assignees/index.ts'
 
 export interface OrganisationRow {

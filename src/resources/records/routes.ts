@@ -1,8 +1,9 @@
 import type { AppRoutes } from '../../context.ts'
 import { paginate } from '../../kernel/pagination.ts'
 import { findClient } from '../clients/index.ts'
+import { assigneesRoutes } from '../assignees/index.ts'
 import { presentRecord } from './present.ts'
-import { archiveRecord, createRecord, expireRecord, findRecord, listRecords, updateRecord } from './service.ts'
+import { archiveRecord, createRecord, expireRecord, findRecord, getRecord, listRecords, updateRecord } from './service.ts'
 
 const record = { find: findRecord }
 
@@ -30,4 +31,7 @@ export function recordsRoutes(routes: AppRoutes): void {
       (row) => presentRecord(ctx, row, expand, baseUrl),
     ),
   )
+
+  // An assigned-only member manages only the records they see (assigned to them), like clients.
+  assigneesRoutes(routes, 'records', (ctx, params) => getRecord(ctx, (params.id ?? params.recordId) as number))
 }

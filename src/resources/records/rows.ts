@@ -1,5 +1,5 @@
 import type { StepTypeJson } from '../../contracts/generated.ts'
-import type { NameRow } from '../clients/rows.ts'
+import type { NameRow } from '../clients/index.ts'
 import type { AssigneeRow } from '../assignees/index.ts'
 
 /** What a check returns (src/lifecycle/outcomes.ts): forced per step, by a magic value, or clear. */
