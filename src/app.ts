@@ -25,6 +25,7 @@ import { documentsRoutes } from './resources/documents/routes.ts'
 import { filesRoutes } from './resources/files/routes.ts'
 import { meRoutes } from './resources/me/routes.ts'
 import { organisationsRoutes } from './resources/organisations/routes.ts'
+import { recordCreationRoutes } from './resources/record-creation/routes.ts'
 import { recordDocumentsRoutes } from './resources/record-documents/routes.ts'
 import { recordStepsRoutes } from './resources/record-steps/routes.ts'
 import { recordsRoutes } from './resources/records/routes.ts'
@@ -62,6 +63,7 @@ const RESOURCE_ROUTES = [
   clientsRoutes,
   organisationsRoutes,
   recordsRoutes,
+  recordCreationRoutes,
   recordStepsRoutes,
   templatesRoutes,
   documentsRoutes,

@@ -7,9 +7,9 @@
 import { canSee, type RequestContext, type TeamContext } from '../../context.ts'
 import { forbidden, invalid, notFound } from '../../kernel/errors.ts'
 import type { ReceivedFile } from '../../kernel/multipart.ts'
-import { cancelScan, scheduleScan } from '../../lifecycle/schedule.ts'
 import { BlobStore } from '../../store/blobs.ts'
 import type { Team } from '../../store/world.ts'
+import { cancelScan, scheduleScan } from './jobs.ts'
 import { ACCEPTED_EXTENSIONS, detectType, EXTENSIONS } from './content.ts'
 import type { AttachmentRow, AvStatus } from './rows.ts'
 

@@ -1,6 +1,7 @@
 export { publishRecord, recordChanged, settleFinished } from './events.ts'
 export { performUrl, presentRecord, presentStep } from './present.ts'
 export type { CheckRow, CheckStatus, CorrectionRow, Outcome, RecordDocumentRow, RecordRow, RecordTemplateRow, StepReviewRow, StepRow } from './rows.ts'
-export { createRecord, findRecord, getRecord, setExpiry, updateRecord } from './service.ts'
+export { RECORD_JOBS, REMINDER_INTERVAL_MS, scheduleExpiry, scheduleReminders, stopReminders } from './jobs.ts'
+export { findRecord, getRecord, setExpiry, updateRecord } from './service.ts'
 export { isExpired, isOpen, recordStatus } from './status.ts'
 export { recordTables } from './tables.ts'

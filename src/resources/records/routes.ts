@@ -3,7 +3,7 @@ import { paginate } from '../../kernel/pagination.ts'
 import { findClient } from '../clients/index.ts'
 import { assigneesRoutes } from '../assignees/index.ts'
 import { presentRecord } from './present.ts'
-import { archiveRecord, createRecord, expireRecord, findRecord, getRecord, listRecords, updateRecord } from './service.ts'
+import { archiveRecord, expireRecord, findRecord, getRecord, listRecords, updateRecord } from './service.ts'
 
 const record = { find: findRecord }
 
@@ -11,8 +11,6 @@ export function recordsRoutes(routes: AppRoutes): void {
   routes.handle('records.list', ({ ctx, query, url, expand, baseUrl }) =>
     paginate(listRecords(ctx, query), query, url, (row) => presentRecord(ctx, row, expand, baseUrl)),
   )
-
-  routes.handle('records.create', ({ ctx, body, expand, baseUrl }) => presentRecord(ctx, createRecord(ctx, body), expand, baseUrl))
 
   routes.handle('records.get', record, ({ ctx, found, expand, baseUrl }) => presentRecord(ctx, found, expand, baseUrl))
 
