@@ -48,7 +48,7 @@ module.exports = {
     {
       name: 'no-folder-cycles',
       comment: 'No folder imports another that imports it back, directly or around a loop.',
-      severity: 'warn',
+      severity: 'error',
       scope: 'folder',
       from: { path: '^src/' },
       to: { circular: true },
@@ -56,7 +56,7 @@ module.exports = {
     {
       name: 'no-module-cycles',
       comment: 'No module imports another that imports it back (this also covers the files at the top of src/).',
-      severity: 'warn',
+      severity: 'error',
       from: { path: '^src/' },
       to: { circular: true },
     },

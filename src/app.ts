@@ -2,7 +2,7 @@
 // The app is a plain fetch handler: main.ts serves it on a socket, tests call app.request().
 import { Hono } from 'hono'
 import { cors } from 'hono/cors'
-import type { RequestContext, Services } from './context.ts'
+import type { AppRoutes, RequestContext, Services } from './context.ts'
 import type { Contracts } from './contracts/load.ts'
 import { SURFACES, type Surface } from './contracts/load.ts'
 import { buildOpenApi } from './contracts/openapi.ts'
@@ -22,7 +22,10 @@ import { clientsRoutes } from './resources/clients/routes.ts'
 import { correctionsRoutes } from './resources/corrections/routes.ts'
 import { creditsRoutes } from './resources/credits/routes.ts'
 import { documentsRoutes } from './resources/documents/routes.ts'
+import { checkAsFileSource } from './resources/checks/index.ts'
 import { filesRoutes } from './resources/files/routes.ts'
+import { formAsFileSource } from './resources/forms/index.ts'
+import { recordDocumentAsFileSource } from './resources/record-documents/index.ts'
 import { meRoutes } from './resources/me/routes.ts'
 import { organisationsRoutes } from './resources/organisations/routes.ts'
 import { recordCreationRoutes } from './resources/record-creation/routes.ts'
@@ -79,7 +82,7 @@ const RESOURCE_ROUTES = [
   formTemplatesRoutes,
   formsRoutes,
   attachmentsRoutes,
-  filesRoutes,
+  (routes: AppRoutes) => filesRoutes(routes, { check: checkAsFileSource, record_document: recordDocumentAsFileSource, form: formAsFileSource }),
   webhooksRoutes,
 ]
 

@@ -20,7 +20,8 @@ import { isExpired, isOpen, recordChanged, REMINDER_INTERVAL_MS, settleFinished,
 import { OUTCOME_STATUS, outcomeFor } from './outcomes.ts'
 import { photoIdMedia } from './photo-id.ts'
 import { finishScan } from './scans.ts'
-import { checkResponse, type CheckResponseInput } from './responses.ts'
+import type { CheckResponseInput } from './response-input.ts'
+import { checkResponse } from './responses.ts'
 import { JOBS } from './schedule.ts'
 
 export interface Submission {
