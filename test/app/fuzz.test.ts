@@ -3,9 +3,10 @@
 // client checks every response against the contract), and never a 5xx. Seeded and bounded.
 import { Faker, en } from '@faker-js/faker'
 import { describe, expect, it } from 'vitest'
-import { SURFACES, type OperationContract } from '../../src/contracts/load.ts'
+import type { OperationContract } from '../../src/contracts/load.ts'
 import { contracts } from '../support/contracts.ts'
 import { createTestMock } from '../support/mock.ts'
+import { servedOperations } from '../support/served.ts'
 
 const REQUESTS_PER_OPERATION = 25
 
@@ -59,10 +60,7 @@ function pathFor(faker: Faker, op: OperationContract, ids: number[]): string {
 
 describe('seeded random input to every served operation', () => {
   const mock = createTestMock()
-  const served = new Set(mock.app.routes.map((route) => `${route.method} ${route.path.replace(/:([A-Za-z]+)(\{[^}]*\})?/g, '{$1}')}`))
-  const operations = [...contracts.operations.values()].filter(
-    (op) => served.has(`${op.method} ${SURFACES[op.surface].base}${op.path}`) && op.id !== 'control.teams.delete',
-  )
+  const operations = servedOperations(mock.app).filter((op) => op.id !== 'control.teams.delete')
 
   it.each(operations.map((op) => [op.id, op] as const))('%s answers its contract, never a 5xx', async (id, op) => {
     const faker = new Faker({ locale: [en], seed: [...id].reduce((sum, char) => sum * 31 + char.charCodeAt(0), 7) % 2 ** 31 })
