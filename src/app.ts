@@ -38,7 +38,6 @@ import { statusRoutes } from './resources/status/routes.ts'
 import { stepReviewsRoutes } from './resources/step-reviews/routes.ts'
 import { stepsRoutes } from './resources/steps/routes.ts'
 import { teamRoutes } from './resources/team/routes.ts'
-import { teamsRoutes } from './resources/teams/routes.ts'
 import { templatesRoutes } from './resources/templates/routes.ts'
 import { formTemplatesRoutes } from './resources/form-templates/routes.ts'
 import { formsRoutes } from './resources/forms/routes.ts'
@@ -61,7 +60,6 @@ const RESOURCE_ROUTES = [
   statusRoutes,
   meRoutes,
   teamRoutes,
-  teamsRoutes,
   creditsRoutes,
   clientsRoutes,
   organisationsRoutes,
