@@ -3,7 +3,7 @@ import type { AddressReplaceJson, ClientCreateJson, ClientsListQuery, ClientUpda
 import { forbidden } from '../../kernel/errors.ts'
 import { seesOnlyAssigned } from '../../kernel/roles.ts'
 import { matchesSearch, searchWords } from '../../kernel/search.ts'
-import { sortRows, type SortAccessors } from '../../kernel/sort.ts'
+import { sortRows, type SortAccessors, type SortKey } from '../../kernel/sort.ts'
 import { hasVisibility } from '../../kernel/visibility.ts'
 import { assignCreator } from '../assignees/index.ts'
 import { releaseAttachments } from '../attachments/index.ts'
@@ -21,7 +21,7 @@ function organisationNamesByClient(team: Team): Map<number, string[]> {
   return names
 }
 
-const sortAccessors: SortAccessors<ClientRow> = {
+const sortAccessors: SortAccessors<ClientRow, SortKey<ClientsListQuery>> = {
   'name.first_name': (client) => client.name.first_name,
   'name.last_name': (client) => client.name.last_name,
   deletion_date: (client) => client.deletion_date,

@@ -8,7 +8,7 @@ import { toTimestamp } from '../../kernel/clock.ts'
 import { forbidden, HttpError, invalid, notFound, type ValidationErrors } from '../../kernel/errors.ts'
 import { seesOnlyAssigned } from '../../kernel/roles.ts'
 import { matchesSearch, searchWords } from '../../kernel/search.ts'
-import { sortRows, type SortAccessors } from '../../kernel/sort.ts'
+import { sortRows, type SortAccessors, type SortKey } from '../../kernel/sort.ts'
 import { isAttachmentUsed, releaseAttachments } from '../attachments/index.ts'
 import { findClient, type ClientRow } from '../clients/index.ts'
 import type { ClientDocumentRow, FileRow } from './rows.ts'
@@ -29,7 +29,7 @@ export function addFile(ctx: TeamContext, file: NewFile): FileRow {
   })
 }
 
-const sortAccessors: SortAccessors<FileRow> = {
+const sortAccessors: SortAccessors<FileRow, SortKey<FilesListQuery> | SortKey<ClientsFilesListQuery>> = {
   name: (file) => file.name,
   created_at: (file) => file.created_at,
   updated_at: (file) => file.updated_at,

@@ -4,12 +4,12 @@ import type { ClientsOrganisationsListQuery, OrganisationCreateJson, Organisatio
 import { forbidden, invalid, notFound, type ValidationErrors } from '../../kernel/errors.ts'
 import { seesOnlyAssigned } from '../../kernel/roles.ts'
 import { matchesSearch, searchWords } from '../../kernel/search.ts'
-import { sortRows, type SortAccessors } from '../../kernel/sort.ts'
+import { sortRows, type SortAccessors, type SortKey } from '../../kernel/sort.ts'
 import { assignCreator } from '../assignees/index.ts'
 import { addressFrom, findClient, type AddressRow, type ClientRow } from '../clients/index.ts'
 import type { OrganisationRow } from './rows.ts'
 
-const sortAccessors: SortAccessors<OrganisationRow> = {
+const sortAccessors: SortAccessors<OrganisationRow, SortKey<OrganisationsListQuery> | SortKey<ClientsOrganisationsListQuery>> = {
   name: (organisation) => organisation.name,
   reference: (organisation) => organisation.reference,
   created_at: (organisation) => organisation.created_at,

@@ -3,7 +3,7 @@
 // and everything a record is made of, so records/ itself (rows, status, events, lookups, changes)
 // needs none of them.
 import { canSee, emit, type RequestContext, type TeamContext } from '../../context.ts'
-import type { RecordCreateJson } from '../../contracts/generated.ts'
+import type { RecordCreateJson, StepTypeJson } from '../../contracts/generated.ts'
 import { toTimestamp } from '../../kernel/clock.ts'
 import { invalid, invalidBody } from '../../kernel/errors.ts'
 import { assignCreator, type AssigneeRow } from '../assignees/index.ts'
@@ -34,7 +34,8 @@ export function creditBalance(ctx: TeamContext): number {
   return balance
 }
 
-const STEP_LABELS: Record<string, string> = {
+/** What a paid check is called in the credits ledger, by the contract's step type. */
+const STEP_LABELS: Partial<Record<StepTypeJson, string>> = {
   'check.credit': 'Credit check',
   'check.criminal_record': 'Criminal record check',
   'check.dummy': 'Dummy check',

@@ -3,7 +3,7 @@ import type { RecordsListQuery, RecordUpdateJson } from '../../contracts/generat
 import { toTimestamp } from '../../kernel/clock.ts'
 import { invalid, invalidBody } from '../../kernel/errors.ts'
 import { seesOnlyAssigned } from '../../kernel/roles.ts'
-import { sortRows, type SortAccessors } from '../../kernel/sort.ts'
+import { sortRows, type SortAccessors, type SortKey } from '../../kernel/sort.ts'
 import { hasVisibility } from '../../kernel/visibility.ts'
 import { scheduleExpiry, scheduleReminders, stopReminders } from './jobs.ts'
 import { publishRecord, recordChanged } from './events.ts'
@@ -22,7 +22,7 @@ export const findRecord = (ctx: RequestContext, params: { id: number } | { recor
   getRecord(ctx, 'id' in params ? params.id : params.recordId)
 
 /** Sorting by the client's name uses the client's current name (the record keeps a snapshot). */
-function sortAccessors(ctx: RequestContext): SortAccessors<RecordRow> {
+function sortAccessors(ctx: RequestContext): SortAccessors<RecordRow, SortKey<RecordsListQuery>> {
   const clientName = (record: RecordRow) => ctx.team.clients.get(record.client)?.name ?? record.name
   return {
     'client.name.first_name': (record) => clientName(record).first_name,
