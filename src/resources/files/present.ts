@@ -1,5 +1,5 @@
 import type { RequestContext } from '../../context.ts'
-import type { FileJson } from '../../contracts/generated.ts'
+import type { ClientDocumentJson, FileJson } from '../../contracts/generated.ts'
 import type { Expand } from '../../kernel/expand.ts'
 import { canWrite } from '../../kernel/roles.ts'
 import { presentAttachment } from '../attachments/index.ts'
@@ -18,7 +18,7 @@ export type FileSourcePresenter = (ctx: RequestContext, source: SourceRef, baseU
 export type FileSourcePresenters = Record<'check' | 'record_document' | 'form', FileSourcePresenter>
 
 /** FACTS.md, Clients: a client document as the expanded source of its file. */
-export function presentClientDocument(document: ClientDocumentRow) {
+export function presentClientDocument(document: ClientDocumentRow): ClientDocumentJson {
   return {
     object: 'client_document' as const,
     id: document.id,

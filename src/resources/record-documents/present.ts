@@ -1,5 +1,5 @@
 import type { RequestContext } from '../../context.ts'
-import type { AttachmentJson } from '../../contracts/generated.ts'
+import type { AttachmentJson, RecordDocumentJson } from '../../contracts/generated.ts'
 import { NO_EXPAND, type Expand } from '../../kernel/expand.ts'
 import { presentAttachment } from '../attachments/index.ts'
 import type { FileSourcePresenter } from '../files/index.ts'
@@ -23,7 +23,7 @@ export const recordDocumentAsFileSource: FileSourcePresenter = (ctx, source) => 
   return document && presentRecordDocument(ctx, document, NO_EXPAND)
 }
 
-export function presentRecordDocument(ctx: RequestContext, document: RecordDocumentRow, expand: Expand) {
+export function presentRecordDocument(ctx: RequestContext, document: RecordDocumentRow, expand: Expand): RecordDocumentJson {
   return {
     object: 'record_document' as const,
     id: document.id,
