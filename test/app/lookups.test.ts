@@ -5,6 +5,7 @@
 // each answer against its contract too.
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { OperationContract } from '../../src/contracts/load.ts'
+import { ROLES, type Role } from '../../src/kernel/roles.ts'
 import { contracts } from '../support/contracts.ts'
 import type { Team } from '../../src/store/world.ts'
 import { createTestMock } from '../support/mock.ts'
@@ -45,6 +46,10 @@ const mock = createTestMock()
 const withPathIds = servedOperations(mock.app).filter((op) => op.surface === 'api' && op.pathParams.length > 0)
 const integerParams = (op: OperationContract) => op.pathParams.filter((name) => contracts.parameters[name]?.type === 'integer')
 
+/** Roles refused before any lookup, by segment: an assigned-only member manages no webhook (webhooks/service.ts). */
+const REFUSED_FIRST: Record<string, readonly Role[]> = { webhooks: ['assigned-only'] }
+const FORBIDDEN = { status: 403, body: { message: 'This action is unauthorized.' } }
+
 /** A row of the seeded team (not the caller's) named by the path's first segment. */
 const FOREIGN_BY_SEGMENT: Record<string, (team: Team) => string | undefined> = {
   attachments: (team) => team.attachments.all()[0]?.id.toString(),
@@ -65,9 +70,10 @@ function pathOf(op: OperationContract, id: string): string {
 
 /** What an unknown id answers: the exception, or the segment's not-found body. */
 function unknownIdAnswer(op: OperationContract): { status: number; body: object } {
+  const exception = NOT_FOUND_EXCEPTIONS[op.id]
+  if (exception) return exception
   const segment = op.path.split('/')[1] as string
   const body = NOT_FOUND_BY_SEGMENT[segment]
-  if (NOT_FOUND_EXCEPTIONS[op.id]) return NOT_FOUND_EXCEPTIONS[op.id]
   if (!body) throw new Error(`lookups: no not-found body for ${op.id} (add its segment to NOT_FOUND_BY_SEGMENT)`)
   return { status: 404, body }
 }
@@ -87,10 +93,12 @@ describe('path ids of every served API operation', () => {
   })
 
   it.each(withPathIds.map((op) => [op.id, op] as const))('%s: an unknown id answers its not-found body', async (_, op) => {
-    const res = await mock.api().request(op.method, pathOf(op, String(UNKNOWN_ID)), op.body ? { body: {} } : {})
     const expected = unknownIdAnswer(op)
-    expect(res.status, res.text).toBe(expected.status)
-    expect(res.body).toEqual(expected.body)
+    for (const id of [0, UNKNOWN_ID]) {
+      const res = await mock.api().request(op.method, pathOf(op, String(id)), op.body ? { body: {} } : {})
+      expect(res.status, `${id}: ${res.text}`).toBe(expected.status)
+      expect(res.body).toEqual(expected.body)
+    }
   })
 
   it.each(withPathIds.map((op) => [op.id, op] as const))("%s: another team's id answers as an unknown one", async (_, op) => {
@@ -99,10 +107,18 @@ describe('path ids of every served API operation', () => {
     if (foreign === undefined) throw new Error(`lookups: no row of the seeded team for ${op.id}`)
     const first = op.pathParams[0] as string
     const path = pathOf(op, String(UNKNOWN_ID)).replace(pathOf({ ...op, path: `/${segment}/{${first}}` }, String(UNKNOWN_ID)), `/${segment}/${foreign}`)
-    const res = await mock.newTeam().api().request(op.method, path, op.body ? { body: {} } : {})
     const expected = unknownIdAnswer(op)
-    expect(res.status, `${path}: ${res.text}`).toBe(expected.status)
-    expect(res.body).toEqual(expected.body)
+    const mark = mock.events.length
+    const other = mock.newTeam()
+    // Every role of a fresh team, and the owner of another seeded team.
+    const callers = [...ROLES.map((role) => ({ role, api: other.api(role) })), { role: 'owner' as const, api: mock.api('ivs_globex_owner') }]
+    for (const { role, api } of callers) {
+      const answer = REFUSED_FIRST[segment]?.includes(role) ? FORBIDDEN : expected
+      const res = await api.request(op.method, path, op.body ? { body: {} } : {})
+      expect(res.status, `${role} ${path}: ${res.text}`).toBe(answer.status)
+      expect(res.body).toEqual(answer.body)
+    }
+    expect(mock.events.slice(mark)).toEqual([])
   })
 
   it.each(withPathIds.filter((op) => integerParams(op).length > 0).map((op) => [op.id, op] as const))(
@@ -117,9 +133,11 @@ describe('path ids of every served API operation', () => {
     },
   )
 
-  it.each(withPathIds.map((op) => [op.id, op] as const))('%s: without a token, 401 before any lookup', async (_, op) => {
-    const res = await mock.api().as(undefined).request(op.method, pathOf(op, String(UNKNOWN_ID)), op.body ? { body: {} } : {})
-    expect(res.status, res.text).toBe(401)
-    expect(res.body).toEqual({ error: 'Unauthenticated.' })
+  it.each(withPathIds.map((op) => [op.id, op] as const))('%s: without a token or with an unknown one, 401 before any lookup', async (_, op) => {
+    for (const token of [undefined, 'ivs_not_a_token']) {
+      const res = await mock.api().as(token).request(op.method, pathOf(op, String(UNKNOWN_ID)), op.body ? { body: {} } : {})
+      expect(res.status, res.text).toBe(401)
+      expect(res.body).toEqual({ error: 'Unauthenticated.' })
+    }
   })
 })
