@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import type { ApiClient } from '../support/api.ts'
-import { at, createTestMock, NOW, type TestMock } from '../support/mock.ts'
-import type { Role } from '../../src/kernel/roles.ts'
-import { assign, createOrganisation } from '../support/requests.ts'
-import { giveRecord } from '../support/rows.ts'
+import type { ApiClient } from '../../support/api.ts'
+import { at, createTestMock, NOW, type TestMock } from '../../support/mock.ts'
+import type { Role } from '../../../src/kernel/roles.ts'
+import { assign, createOrganisation } from '../../support/requests.ts'
+import { giveRecord } from '../../support/rows.ts'
 
 const MINUTE = 60_000
 const LATER = '2026-07-01T12:01:00Z'

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import type { ApiClient, RequestOptions } from '../support/api.ts'
-import { at, createTestMock, NOW, type TestMock } from '../support/mock.ts'
-import { fixture } from '../support/contracts.ts'
-import type { Role } from '../../src/kernel/roles.ts'
-import { assign, createClient, createOrganisation } from '../support/requests.ts'
-import { singlePage } from '../support/wire.ts'
+import type { ApiClient, RequestOptions } from '../../support/api.ts'
+import { at, createTestMock, NOW, type TestMock } from '../../support/mock.ts'
+import { fixture } from '../../support/contracts.ts'
+import type { Role } from '../../../src/kernel/roles.ts'
+import { assign, createClient, createOrganisation } from '../../support/requests.ts'
+import { singlePage } from '../../support/wire.ts'
 
 const MINUTE = 60_000
 /** Links and relation URLs are absolute; in-process requests are answered as http://localhost. */
