@@ -8,7 +8,7 @@ export default tseslint.config(
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {
-      parserOptions: { projectService: { allowDefaultProject: ['eslint.config.js', 'bin/*.js', 'src/webhook-delivery/verify.js'] }, tsconfigRootDir: import.meta.dirname },
+      parserOptions: { projectService: { allowDefaultProject: ['eslint.config.js', '.dependency-cruiser.cjs', 'bin/*.js', 'src/webhook-delivery/verify.js'] }, tsconfigRootDir: import.meta.dirname },
     },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
@@ -25,6 +25,11 @@ export default tseslint.config(
     // The launcher and the receiver helper (ivs-mock/webhooks) are plain JavaScript that Node runs as it is, with Node's globals.
     files: ['bin/*.js', 'src/webhook-delivery/verify.js'],
     languageOptions: { globals: globals.node },
+  },
+  {
+    // dependency-cruiser reads its configuration as CommonJS.
+    files: ['.dependency-cruiser.cjs'],
+    languageOptions: { globals: globals.node, sourceType: 'commonjs' },
   },
   {
     files: ['src/resources/**/*.ts', 'src/control/**/*.ts', 'src/lifecycle/**/*.ts'],

@@ -2,7 +2,7 @@
 // The app is a plain fetch handler: main.ts serves it on a socket, tests call app.request().
 import { Hono, type Context } from 'hono'
 import { cors } from 'hono/cors'
-import type { RequestContext, Services } from './context.ts'
+import type { AppRoutes, RequestContext, Services } from './context.ts'
 import type { Contracts } from './contracts/load.ts'
 import { SURFACES, type Surface } from './contracts/load.ts'
 import { buildOpenApi } from './contracts/openapi.ts'
@@ -18,7 +18,6 @@ import { html, json } from './kernel/respond.ts'
 import { oauthControlRoutes, oauthOf, oauthRoutes } from './oauth/index.ts'
 import { canWrite } from './kernel/roles.ts'
 import { aggregatesRoutes } from './resources/aggregates/routes.ts'
-import { assigneesRoutes } from './resources/assignees/routes.ts'
 import { attachmentsRoutes } from './resources/attachments/routes.ts'
 import { casesRoutes } from './resources/cases/routes.ts'
 import { checksRoutes } from './resources/checks/routes.ts'
@@ -26,9 +25,13 @@ import { clientsRoutes } from './resources/clients/routes.ts'
 import { correctionsRoutes } from './resources/corrections/routes.ts'
 import { creditsRoutes } from './resources/credits/routes.ts'
 import { documentsRoutes } from './resources/documents/routes.ts'
+import { checkAsFileSource } from './resources/checks/index.ts'
 import { filesRoutes } from './resources/files/routes.ts'
+import { formAsFileSource } from './resources/forms/index.ts'
+import { recordDocumentAsFileSource } from './resources/record-documents/index.ts'
 import { meRoutes } from './resources/me/routes.ts'
 import { organisationsRoutes } from './resources/organisations/routes.ts'
+import { recordCreationRoutes } from './resources/record-creation/routes.ts'
 import { recordDocumentsRoutes } from './resources/record-documents/routes.ts'
 import { recordStepsRoutes } from './resources/record-steps/routes.ts'
 import { recordsRoutes } from './resources/records/routes.ts'
@@ -38,7 +41,6 @@ import { statusRoutes } from './resources/status/routes.ts'
 import { stepReviewsRoutes } from './resources/step-reviews/routes.ts'
 import { stepsRoutes } from './resources/steps/routes.ts'
 import { teamRoutes } from './resources/team/routes.ts'
-import { teamsRoutes } from './resources/teams/routes.ts'
 import { templatesRoutes } from './resources/templates/routes.ts'
 import { formTemplatesRoutes } from './resources/form-templates/routes.ts'
 import { formsRoutes } from './resources/forms/routes.ts'
@@ -65,12 +67,11 @@ const RESOURCE_ROUTES = [
   statusRoutes,
   meRoutes,
   teamRoutes,
-  teamsRoutes,
   creditsRoutes,
   clientsRoutes,
   organisationsRoutes,
-  assigneesRoutes,
   recordsRoutes,
+  recordCreationRoutes,
   recordStepsRoutes,
   templatesRoutes,
   documentsRoutes,
@@ -86,7 +87,7 @@ const RESOURCE_ROUTES = [
   formTemplatesRoutes,
   formsRoutes,
   attachmentsRoutes,
-  filesRoutes,
+  (routes: AppRoutes) => filesRoutes(routes, { check: checkAsFileSource, record_document: recordDocumentAsFileSource, form: formAsFileSource }),
   webhooksRoutes,
 ]
 

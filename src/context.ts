@@ -9,8 +9,10 @@ import { forbidden, NOT_ASSIGNED, notFound } from './kernel/errors.ts'
 import { ownsTeam, seesOnlyAssigned } from './kernel/roles.ts'
 import type { BlobStore } from './store/blobs.ts'
 import type { Table } from './store/table.ts'
-import type { Identity, Store, Team } from './store/world.ts'
-import type { WebhookRow } from './resources/webhooks/rows.ts'
+import type { Identity, Store, Team, TeamTables } from './store/world.ts'
+
+/** A webhook as resources/webhooks keeps it (its table, declared there). */
+type WebhookRow = NonNullable<ReturnType<TeamTables['webhooks']['get']>>
 
 export interface Behaviour {
   /** Days until a new record expires when its create request names no expiry. */

@@ -23,6 +23,7 @@ import { BlobStore, uploadsBeside } from './store/blobs.ts'
 import { DataFileError, openWorld } from './store/persistence.ts'
 import { oauthOf } from './oauth/index.ts'
 import type { Store, WorldData } from './store/world.ts'
+import { TABLES } from './tables.ts'
 
 const packageJson = JSON.parse(readFileSync(packageJsonPath, 'utf8')) as { version: string }
 
@@ -71,7 +72,7 @@ async function startMock(config: ServeConfig, announce: boolean): Promise<Runnin
   const contracts = new Contracts(contractsDir, { validateSchemas: false })
   const fixture = loadWorldFixture()
   const clock = createClock({ start: config.clock })
-  const world = await openWorld({ file: config.data, build: () => seededWorld(fixture, config.seed) })
+  const world = await openWorld({ tables: TABLES, file: config.data, build: () => seededWorld(fixture, config.seed) })
   const { store } = world
   // Mixing in how many ids were handed out keeps new uuids fresh after a restart with --data.
   const issued = Object.values(store.data.sequences).reduce((sum, n) => sum + (n ?? 0), 0)

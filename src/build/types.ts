@@ -110,7 +110,7 @@ export async function generateTypes(contracts: Contracts): Promise<string> {
   return [
     '// Generated from contracts/ by src/build/types.ts (npm run build). Do not edit: change the contracts.',
     '/* eslint-disable */',
-    "import type { Binary } from '../kernel/binary.ts'",
+    "import type { Binary } from './binary.ts'",
     '',
     types.replace(/^export interface Contracts \{[^}]*\}\n/m, ''),
     '/** Every operation of contracts/operations/, by operationId. */',

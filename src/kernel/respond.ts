@@ -3,7 +3,7 @@
 // throughput of GET /clients/{id} (npm run bench). Middleware that adds headers to every answer
 // (the rate limit) leaves them in the context's responseHeaders.
 import type { Context } from 'hono'
-import type { Binary } from './binary.ts'
+import type { Binary } from '../contracts/binary.ts'
 import type { KernelEnv } from './env.ts'
 
 type AnyContext = Context<KernelEnv<any>>

@@ -2,7 +2,10 @@
 // NULL before anything in ascending order (and after it in descending), ties by id.
 export type SortValue = string | number | null
 export type SortOrder = 'asc' | 'desc'
-export type SortAccessors<T> = Record<string, (row: T) => SortValue>
+/** The sort keys a list's contract offers (its validated query's sort_by), id aside: it needs no accessor. */
+export type SortKey<Query extends { sort_by?: string }> = Exclude<NonNullable<Query['sort_by']>, 'id'>
+/** How each sort key of a list reads a row: with Key from the contract, one accessor per key it offers. */
+export type SortAccessors<T, Key extends string = string> = Record<Key, (row: T) => SortValue>
 
 const collator = new Intl.Collator('en', { sensitivity: 'base', numeric: true })
 

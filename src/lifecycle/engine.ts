@@ -16,14 +16,13 @@ import type { JobRow } from '../kernel/scheduler.ts'
 import { deletionReminderDue } from '../resources/clients/index.ts'
 import { submitForm } from '../resources/forms/index.ts'
 import { completeRecordDocument } from '../resources/record-documents/index.ts'
-import { recordChanged, settleFinished } from '../resources/records/events.ts'
-import type { CheckRow, Outcome, RecordRow, StepRow } from '../resources/records/rows.ts'
-import { isExpired, isOpen } from '../resources/records/status.ts'
+import { isExpired, isOpen, recordChanged, REMINDER_INTERVAL_MS, settleFinished, stopReminders, type CheckRow, type Outcome, type RecordRow, type StepRow } from '../resources/records/index.ts'
 import { OUTCOME_STATUS, outcomeFor } from './outcomes.ts'
 import { photoIdMedia } from './photo-id.ts'
 import { finishScan } from './scans.ts'
-import { checkResponse, type CheckResponseInput } from './responses.ts'
-import { JOBS, REMINDER_INTERVAL_MS, stopReminders } from './schedule.ts'
+import type { CheckResponseInput } from './response-input.ts'
+import { checkResponse } from './responses.ts'
+import { JOBS } from './schedule.ts'
 
 export interface Submission {
   /** Forces the outcome of this step's check. */

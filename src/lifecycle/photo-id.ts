@@ -27,7 +27,7 @@ import {
   validityYears,
   type DocumentType,
 } from './documents.ts'
-import type { CheckResponseInput } from './responses.ts'
+import type { CheckResponseInput } from './response-input.ts'
 
 const DAY = 86_400_000
 

@@ -1,5 +1,4 @@
 export { oauthControlRoutes } from './control.ts'
 export { oauthRoutes } from './routes.ts'
 export { oauthOf } from './store.ts'
-export { seededOAuthState } from './seed.ts'
 export type { OAuthState } from './rows.ts'

@@ -55,3 +55,14 @@ export interface OAuthState {
   access_tokens: OAuthAccessTokenRow[]
   refresh_tokens: OAuthRefreshTokenRow[]
 }
+
+// The world keeps the OAuth state beside the teams; the store itself knows nothing of it.
+declare module '../store/world.ts' {
+  interface WorldData {
+    /** API clients, codes and tokens of the OAuth 2.0 flow (src/oauth/). */
+    oauth: OAuthState
+  }
+  interface IdSequences {
+    oauth_token: true
+  }
+}

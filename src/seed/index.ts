@@ -3,12 +3,12 @@
 import { toTimestamp } from '../kernel/clock.ts'
 import type { Random } from '../kernel/random.ts'
 import { ROLES, type Role } from '../kernel/roles.ts'
-import type { TokenRow, UserRow } from '../resources/me/rows.ts'
-import type { MemberRow } from '../resources/team/rows.ts'
-import { seededOAuthState } from '../oauth/index.ts'
+import type { MemberRow, TokenRow, UserRow } from '../store/identity.ts'
+import { seededOAuthState } from './oauth.ts'
 import { newTeamState, Store, WORLD_FORMAT, type Team, type WorldData } from '../store/world.ts'
 import type { WorldFixture } from './fixture.ts'
 import { generateTeamData, seededFaker, type GenerateCounts } from './generate.ts'
+import { TABLES } from '../tables.ts'
 
 const DAY = 86_400_000
 
@@ -16,7 +16,7 @@ const DAY = 86_400_000
 export function seedWorld(fixture: WorldFixture, seed = fixture.seed): WorldData {
   const oauth = seededOAuthState(fixture.oauth_clients, fixture.epoch)
   const data: WorldData = { format: WORLD_FORMAT, seed, sequences: {}, users: [], tokens: [], teams: [], jobs: [], oauth }
-  const store = new Store(data)
+  const store = new Store(data, TABLES)
   const epoch = new Date(fixture.epoch)
   const teamIds = new Map<string, number>()
   const userIds = new Map<string, number>()

@@ -2,7 +2,7 @@
 // lowdb instance per file (lowdb writes atomically: temp file, then rename).
 import { Low, Memory } from 'lowdb'
 import { JSONFile } from 'lowdb/node'
-import { Store, WORLD_FORMAT, type WorldData } from './world.ts'
+import { Store, WORLD_FORMAT, type TableDeclaration, type WorldData } from './world.ts'
 
 export class DataFileError extends Error {}
 
@@ -14,7 +14,8 @@ export interface OpenedWorld {
   origin: 'seeded' | 'loaded'
 }
 
-export async function openWorld(options: { file?: string | undefined; build: () => WorldData }): Promise<OpenedWorld> {
+/** tables: every resource's tables (src/tables.ts). */
+export async function openWorld(options: { file?: string | undefined; build: () => WorldData; tables: readonly TableDeclaration[] }): Promise<OpenedWorld> {
   const db = new Low<WorldData | null>(options.file ? new JSONFile<WorldData | null>(options.file) : new Memory<WorldData | null>(), null)
   try {
     await db.read()
@@ -31,5 +32,5 @@ export async function openWorld(options: { file?: string | undefined; build: () 
       `data file ${options.file ?? ''} has format ${String(db.data.format)}, this version reads format ${String(WORLD_FORMAT)}; delete it to start from the seeded world`,
     )
   }
-  return { store: new Store(db.data), save: () => db.write(), origin }
+  return { store: new Store(db.data, options.tables), save: () => db.write(), origin }
 }

@@ -2,129 +2,70 @@
 // state per team, chosen by the token. The data is plain JSON, so lowdb persists it as it is; the
 // Store and each Team add the indexes requests need (tables with a Map by id).
 import type { Role } from '../kernel/roles.ts'
-import type { ClientRow } from '../resources/clients/rows.ts'
-import type { CreditRow } from '../resources/credits/rows.ts'
-import type { TokenRow, UserRow } from '../resources/me/rows.ts'
-import type { OrganisationRow } from '../resources/organisations/rows.ts'
-import type { CaseReviewRow, CaseRow } from '../resources/cases/rows.ts'
-import type { CheckRow, CorrectionRow, RecordDocumentRow, RecordRow, RecordTemplateRow, StepReviewRow } from '../resources/records/rows.ts'
 import type { JobRow } from '../kernel/scheduler.ts'
-import type { OAuthState } from '../oauth/rows.ts'
-import type { AttachmentRow } from '../resources/attachments/rows.ts'
-import type { DocumentTemplateRow, EmailTemplateRow, LibraryDocumentRow } from '../resources/documents/rows.ts'
-import type { ClientDocumentRow, FileRow } from '../resources/files/rows.ts'
-import type { FormTemplateRow } from '../resources/form-templates/rows.ts'
-import type { FormRow } from '../resources/forms/rows.ts'
-import type { MemberRow, TeamRow } from '../resources/team/rows.ts'
-import type { WebhookDeliveryRow, WebhookRow } from '../resources/webhooks/rows.ts'
-import { Table, type GroupIndex, type UniqueIndex } from './table.ts'
+import type { MemberRow, TeamRow, TokenRow, UserRow } from './identity.ts'
 
 /** Bumped when the stored shape changes, so an old --data file is refused with a clear message. */
 export const WORLD_FORMAT = 7
 
-/** One team's persisted state. */
-export interface TeamState {
-  team: TeamRow
-  members: MemberRow[]
-  clients: ClientRow[]
-  organisations: OrganisationRow[]
-  credits: CreditRow[]
-  records: RecordRow[]
-  checks: CheckRow[]
-  step_reviews: StepReviewRow[]
-  record_documents: RecordDocumentRow[]
-  corrections: CorrectionRow[]
-  record_templates: RecordTemplateRow[]
-  cases: CaseRow[]
-  case_reviews: CaseReviewRow[]
-  attachments: AttachmentRow[]
-  files: FileRow[]
-  client_documents: ClientDocumentRow[]
-  library_documents: LibraryDocumentRow[]
-  email_templates: EmailTemplateRow[]
-  document_templates: DocumentTemplateRow[]
-  form_templates: FormTemplateRow[]
-  forms: FormRow[]
-  webhooks: WebhookRow[]
-  webhook_deliveries: WebhookDeliveryRow[]
+/*
+ * The store knows no resource. Each resource declares, in its own tables.ts, the rows it keeps in a
+ * team (TeamRows: persisted key -> row array), the tables and indexes it opens on them (TeamTables)
+ * and its id sequences (IdSequences), by declaration merging into the interfaces below, and exports
+ * a TableDeclaration that src/tables.ts lists: one line per resource.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by each resource's tables.ts
+export interface TeamRows {}
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by each resource's tables.ts
+export interface TeamTables {}
+/** Id sequences: the world's own, and each resource's (added by its tables.ts). */
+export interface IdSequences {
+  user: true
+  team: true
+  job: true
 }
 
-/** A team with nothing in it yet. */
+/** One team's persisted state: the team, its members, and every resource's rows. */
+export type TeamState = { team: TeamRow; members: MemberRow[] } & TeamRows
+
+/** What a resource keeps in each team (see above). */
+export interface TableDeclaration {
+  /** The keys of the team's state whose rows it owns: a new team starts with them empty. */
+  rows: ReadonlyArray<keyof TeamRows>
+  /** Its tables and indexes over the team's rows. */
+  open(state: TeamRows): Partial<TeamTables>
+  /** A client is being deleted: drops this resource's rows of the client; returns the attachments they held. */
+  dropClient?(team: Team, client: number): Iterable<number>
+  /** Whether this resource's rows keep a client from being deleted. */
+  holdsClient?(team: Team, client: number): boolean
+}
+
+/** Checks a resource's declaration where it is written. */
+export function declareTables(declaration: TableDeclaration): TableDeclaration {
+  return declaration
+}
+
+/** A team with nothing in it yet (its tables' arrays are added when it is opened). */
 export function newTeamState(team: TeamRow): TeamState {
-  return { team, members: [], clients: [], organisations: [], credits: [], records: [], checks: [], step_reviews: [], record_documents: [], corrections: [], record_templates: [], cases: [], case_reviews: [], attachments: [], files: [], client_documents: [], library_documents: [], email_templates: [], document_templates: [], form_templates: [], forms: [], webhooks: [], webhook_deliveries: [] }
+  return { team, members: [] } as unknown as TeamState
 }
 
-/** A team's state with its indexes. Change it only through its tables and methods. */
-export class Team {
-  readonly clients: Table<ClientRow>
-  readonly organisations: Table<OrganisationRow>
-  readonly credits: Table<CreditRow>
-  readonly records: Table<RecordRow>
-  readonly recordsByClient: GroupIndex<number, RecordRow>
-  readonly checks: Table<CheckRow>
-  readonly stepReviews: Table<StepReviewRow>
-  readonly reviewsByStep: GroupIndex<number, StepReviewRow>
-  readonly recordDocuments: Table<RecordDocumentRow>
-  readonly documentsByRecord: GroupIndex<number, RecordDocumentRow>
-  readonly corrections: Table<CorrectionRow>
-  readonly correctionsByClient: GroupIndex<number, CorrectionRow>
-  readonly recordTemplates: Table<RecordTemplateRow>
-  readonly cases: Table<CaseRow>
-  readonly casesByClient: GroupIndex<number, CaseRow>
-  readonly caseReviews: Table<CaseReviewRow>
-  readonly reviewsByCase: GroupIndex<number, CaseReviewRow>
-  readonly attachments: Table<AttachmentRow>
-  readonly files: Table<FileRow>
-  readonly filesByClient: GroupIndex<number, FileRow>
-  readonly filesByAttachment: GroupIndex<number, FileRow>
-  readonly clientDocuments: Table<ClientDocumentRow>
-  readonly libraryDocuments: Table<LibraryDocumentRow>
-  readonly emailTemplates: Table<EmailTemplateRow>
-  readonly documentTemplates: Table<DocumentTemplateRow>
-  readonly formTemplates: Table<FormTemplateRow>
-  readonly formTemplatesByReference: UniqueIndex<string, FormTemplateRow>
-  readonly forms: Table<FormRow>
-  readonly formsByClient: GroupIndex<number, FormRow>
-  readonly formsByReference: UniqueIndex<string, FormRow>
-  readonly webhooks: Table<WebhookRow>
-  readonly webhookDeliveries: Table<WebhookDeliveryRow>
-  readonly deliveriesByWebhook: GroupIndex<number, WebhookDeliveryRow>
+/** A team's state with its indexes: its members, and every resource's tables. Change it only through its tables and methods. */
+export type Team = TeamMembers & TeamTables
+
+/** A team and its members, opened with every resource's tables. */
+class TeamMembers {
   private readonly membersByUser = new Map<number, MemberRow>()
 
-  constructor(readonly state: TeamState) {
-    this.clients = new Table(state.clients)
-    this.organisations = new Table(state.organisations)
-    this.credits = new Table(state.credits)
-    this.records = new Table(state.records)
-    this.recordsByClient = this.records.groupBy((record) => record.client)
-    this.checks = new Table(state.checks)
-    this.stepReviews = new Table(state.step_reviews)
-    this.reviewsByStep = this.stepReviews.groupBy((review) => review.step)
-    this.recordDocuments = new Table(state.record_documents)
-    this.documentsByRecord = this.recordDocuments.groupBy((document) => document.record)
-    this.corrections = new Table(state.corrections)
-    this.correctionsByClient = this.corrections.groupBy((correction) => correction.client)
-    this.recordTemplates = new Table(state.record_templates)
-    this.cases = new Table(state.cases)
-    this.casesByClient = this.cases.groupBy((row) => row.client)
-    this.caseReviews = new Table(state.case_reviews)
-    this.reviewsByCase = this.caseReviews.groupBy((review) => review.case)
-    this.attachments = new Table(state.attachments)
-    this.files = new Table(state.files)
-    this.filesByClient = this.files.groupBy((file) => file.client)
-    this.filesByAttachment = this.files.groupBy((file) => file.attachment)
-    this.clientDocuments = new Table(state.client_documents)
-    this.libraryDocuments = new Table(state.library_documents)
-    this.emailTemplates = new Table(state.email_templates)
-    this.documentTemplates = new Table(state.document_templates)
-    this.formTemplates = new Table(state.form_templates)
-    this.formTemplatesByReference = this.formTemplates.uniqueBy((template) => template.reference)
-    this.forms = new Table(state.forms)
-    this.formsByClient = this.forms.groupBy((form) => form.client)
-    this.formsByReference = this.forms.uniqueBy((form) => form.reference)
-    this.webhooks = new Table(state.webhooks)
-    this.webhookDeliveries = new Table(state.webhook_deliveries)
-    this.deliveriesByWebhook = this.webhookDeliveries.groupBy((delivery) => delivery.webhook)
+  constructor(
+    readonly state: TeamState,
+    private readonly declarations: readonly TableDeclaration[],
+  ) {
+    const rows = state as unknown as Record<string, unknown[] | undefined>
+    for (const declaration of declarations) {
+      for (const key of declaration.rows) rows[key] ??= []
+      Object.assign(this, declaration.open(state))
+    }
     for (const member of state.members) this.membersByUser.set(member.user, member)
   }
 
@@ -152,55 +93,20 @@ export class Team {
     return this.membersByUser.get(userId)
   }
 
-  /** The organisations a client belongs to (an organisation holds its clients' ids). */
-  organisationsOf(clientId: number): OrganisationRow[] {
-    return this.organisations.filter((organisation) => organisation.clients.includes(clientId))
-  }
-
-  /** Takes a client out of every organisation; returns those it left. */
-  removeClientFromOrganisations(clientId: number): OrganisationRow[] {
-    const left = this.organisationsOf(clientId)
-    for (const organisation of left) organisation.clients.splice(organisation.clients.indexOf(clientId), 1)
-    return left
-  }
-
-  hasRecords(clientId: number): boolean {
-    return this.recordsByClient.get(clientId).length > 0
+  /** Whether anything of the client keeps it from being deleted (its records: see clients/rules.ts). */
+  holdsClient(clientId: number): boolean {
+    return this.declarations.some((declaration) => declaration.holdsClient?.(this.asTeam, clientId) === true)
   }
 
   /**
-   * Deletes what belongs to a client being deleted: its records with everything that hangs off
-   * them (checks, reviews, documents, corrections), its cases with their reviews, and its files,
-   * client documents and forms. Returns the ids of the attachments those held, for the caller to
-   * delete those nothing else uses (with their bytes).
+   * Deletes what belongs to a client being deleted, as each resource declares (its records with
+   * everything that hangs off them, its cases, files, client documents, forms and organisation
+   * memberships). Returns the ids of the attachments those held, for the caller to delete those
+   * nothing else uses (with their bytes).
    */
   removeDependentsOf(clientId: number): Set<number> {
     const held = new Set<number>()
-    for (const record of [...this.recordsByClient.get(clientId)]) {
-      for (const step of record.steps) {
-        if (step.check !== null) this.checks.delete(step.check)
-        for (const review of [...this.reviewsByStep.get(step.id)]) this.stepReviews.delete(review.id)
-      }
-      for (const document of [...this.documentsByRecord.get(record.id)]) {
-        for (const id of document.attachments) held.add(id)
-        this.recordDocuments.delete(document.id)
-      }
-      this.records.delete(record.id)
-    }
-    for (const file of [...this.filesByClient.get(clientId)]) {
-      held.add(file.attachment)
-      this.files.delete(file.id)
-    }
-    for (const document of this.clientDocuments.filter((row) => row.client === clientId)) this.clientDocuments.delete(document.id)
-    for (const form of [...this.formsByClient.get(clientId)]) {
-      for (const id of formAttachments(form)) held.add(id)
-      this.forms.delete(form.id)
-    }
-    for (const correction of [...this.correctionsByClient.get(clientId)]) this.corrections.delete(correction.id)
-    for (const row of [...this.casesByClient.get(clientId)]) {
-      for (const review of [...this.reviewsByCase.get(row.id)]) this.caseReviews.delete(review.id)
-      this.cases.delete(row.id)
-    }
+    for (const declaration of this.declarations) for (const id of declaration.dropClient?.(this.asTeam, clientId) ?? []) held.add(id)
     return held
   }
 
@@ -211,43 +117,18 @@ export class Team {
     this.membersByUser.set(user, member)
     return member
   }
+
+  private get asTeam(): Team {
+    return this as unknown as Team
+  }
 }
 
-/** The attachments a form holds: the answers of its document fields (arrays of attachment ids). */
-export function formAttachments(form: FormRow): number[] {
-  return form.fields.flatMap((field) => (field.type === 'document' && Array.isArray(field.value) ? field.value.filter((id): id is number => typeof id === 'number') : []))
+function openTeam(state: TeamState, declarations: readonly TableDeclaration[]): Team {
+  return new TeamMembers(state, declarations) as unknown as Team
 }
 
 /** Ids are unique across the whole service, like the real one's, so another team's id is a 404. */
-export type SequenceName =
-  | 'user'
-  | 'team'
-  | 'client'
-  | 'organisation'
-  | 'credit'
-  | 'assignee'
-  | 'record'
-  | 'step'
-  | 'check'
-  | 'step_review'
-  | 'record_document'
-  | 'correction'
-  | 'record_template'
-  | 'job'
-  | 'case'
-  | 'case_item'
-  | 'case_review'
-  | 'attachment'
-  | 'file'
-  | 'client_document'
-  | 'library_document'
-  | 'email_template'
-  | 'document_template'
-  | 'form_template'
-  | 'form'
-  | 'webhook'
-  | 'webhook_delivery'
-  | 'oauth_token'
+export type SequenceName = keyof IdSequences
 
 export interface WorldData {
   format: typeof WORLD_FORMAT
@@ -258,8 +139,6 @@ export interface WorldData {
   teams: TeamState[]
   /** Work due later on the mock's clock (src/kernel/scheduler.ts). */
   jobs: JobRow[]
-  /** API clients, codes and tokens of the OAuth 2.0 flow (src/oauth/). */
-  oauth: OAuthState
 }
 
 export interface Identity {
@@ -274,10 +153,14 @@ export class Store {
   private readonly users = new Map<number, UserRow>()
   private readonly teams = new Map<number, Team>()
 
-  constructor(readonly data: WorldData) {
+  /** tables: every resource's TableDeclaration (src/tables.ts). */
+  constructor(
+    readonly data: WorldData,
+    private readonly tables: readonly TableDeclaration[],
+  ) {
     for (const user of data.users) this.users.set(user.id, user)
     for (const token of data.tokens) this.tokens.set(token.token, token)
-    for (const state of data.teams) this.teams.set(state.team.id, new Team(state))
+    for (const state of data.teams) this.teams.set(state.team.id, openTeam(state, tables))
   }
 
   nextId(sequence: SequenceName): number {
@@ -319,7 +202,7 @@ export class Store {
   }
 
   addTeam(state: TeamState): Team {
-    const team = new Team(state)
+    const team = openTeam(state, this.tables)
     this.data.teams.push(state)
     this.teams.set(team.id, team)
     return team

@@ -7,6 +7,7 @@ import { SURFACES, type OperationContract } from '../../src/contracts/load.ts'
 import { ApiClient } from '../support/api.ts'
 import { contracts } from '../support/contracts.ts'
 import { createTestMock } from '../support/mock.ts'
+import { servedOperations } from '../support/served.ts'
 
 const REQUESTS_PER_OPERATION = 25
 
@@ -69,10 +70,7 @@ function pathFor(faker: Faker, op: OperationContract, ids: number[]): string {
 
 describe('seeded random input to every served operation', () => {
   const mock = createTestMock()
-  const served = new Set(mock.app.routes.map((route) => `${route.method} ${route.path.replace(/:([A-Za-z]+)(\{[^}]*\})?/g, '{$1}')}`))
-  const operations = [...contracts.operations.values()].filter(
-    (op) => served.has(`${op.method} ${SURFACES[op.surface].base}${op.path}`) && op.id !== 'control.teams.delete',
-  )
+  const operations = servedOperations(mock.app).filter((op) => op.id !== 'control.teams.delete')
 
   it.each(operations.map((op) => [op.id, op] as const))('%s answers its contract, never a 5xx', async (id, op) => {
     const faker = new Faker({ locale: [en], seed: [...id].reduce((sum, char) => sum * 31 + char.charCodeAt(0), 7) % 2 ** 31 })

@@ -2,9 +2,8 @@
 // change nothing, assigned-only members see only what they are assigned to, owners (and support
 // acting as one) manage the team, and a member who left has no access at all.
 import { describe, expect, it } from 'vitest'
-import { API_BASE } from '../../src/app.ts'
 import { ROLES, type Role } from '../../src/kernel/roles.ts'
-import type { UserRow } from '../../src/resources/me/rows.ts'
+import type { UserRow } from '../../src/store/identity.ts'
 import type { ApiClient } from '../support/api.ts'
 import { contracts } from '../support/contracts.ts'
 import { createTestMock, NOW, type TestMock } from '../support/mock.ts'
@@ -14,6 +13,7 @@ import { sampleAttachment } from '../../src/resources/attachments/index.ts'
 import { assigneeRows, giveFile, giveForm, giveRecord } from '../support/rows.ts'
 import { ACCEPTED, uploadForm } from '../support/uploads.ts'
 import { singlePage } from '../support/wire.ts'
+import { servedOperations } from '../support/served.ts'
 
 type NewTeam = ReturnType<TestMock['newTeam']>
 
@@ -22,10 +22,7 @@ const UNAUTHENTICATED = { error: 'Unauthenticated.' }
 const UNKNOWN = 987_654_321
 
 /** The API operations the app serves, by contract id (as test/docs/readme.test.ts counts them). */
-const SERVED = (() => {
-  const routes = new Set(createTestMock().app.routes.map((route) => `${route.method} ${route.path.replace(/:([A-Za-z]+)(\{[^}]*\})?/g, '{$1}')}`))
-  return [...contracts.operations.values()].filter((op) => op.surface === 'api' && routes.has(`${op.method} ${API_BASE}${op.path}`))
-})()
+const SERVED = servedOperations().filter((op) => op.surface === 'api')
 const SERVED_WRITES = SERVED.filter((op) => op.method !== 'GET').map((op) => op.id)
 const SERVED_READS = SERVED.filter((op) => op.method === 'GET').map((op) => op.id)
 

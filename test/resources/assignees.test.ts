@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest'
 import type { ApiClient } from '../support/api.ts'
 import { createTestMock, type TestMock } from '../support/mock.ts'
 import { ROLES, type Role } from '../../src/kernel/roles.ts'
-import type { UserRow } from '../../src/resources/me/rows.ts'
+import type { UserRow } from '../../src/store/identity.ts'
 
 type NewTeam = ReturnType<TestMock['newTeam']>
 

@@ -169,16 +169,6 @@ describe('GET /checks/{id}', () => {
     expect(res.body).toEqual(NOT_FOUND)
   })
 
-  it('answers 404 Not Found for a non-numeric id, and 401 without a token', async () => {
-    const { api } = await setup()
-    const res = await api().get('/checks/abc')
-    expect(res.status).toBe(404)
-    expect(res.body).toEqual({ error: 'Not Found.' })
-    const anonymous = await api().as(undefined).get('/checks/1')
-    expect(anonymous.status).toBe(401)
-    expect(anonymous.body).toEqual({ error: 'Unauthenticated.' })
-  })
-
   it.each(ROLES.filter((role) => role !== 'assigned-only'))('answers the %s', async (role) => {
     const { give, checkOf, api } = await setup()
     const check = checkOf(give([{ type: 'check.reference' }]))

@@ -7,6 +7,7 @@ import { createTestMock, NOW, TEST_NOW, type TestMock } from '../support/mock.ts
 import { giveRecord } from '../support/rows.ts'
 import { deriveSdkTokenKey, sdkTokenKey } from '../../src/resources/sdk-token/key.ts'
 import { Store } from '../../src/store/world.ts'
+import { TABLES } from '../../src/tables.ts'
 
 const FORBIDDEN = { message: 'This action is unauthorized.' }
 const INVALID_RECORD = { record_id: ['The selected record id is invalid.'] }
@@ -185,7 +186,7 @@ describe('GET /_mock/sdk_token/key', () => {
     const { mock, team, record } = await setup()
     const token = (await team.api().post('/sdk_token', { record_id: record.id })).body.token
     // What --data writes and reads back is the world's JSON, seed included.
-    const restored = new Store(JSON.parse(JSON.stringify(mock.store.data)))
+    const restored = new Store(JSON.parse(JSON.stringify(mock.store.data)), TABLES)
     expect(sdkTokenKey(restored)).toEqual(sdkTokenKey(mock.store))
     const other = createTestMock()
     expect((await other.control.get('/sdk_token/key')).body).toEqual((await mock.control.get('/sdk_token/key')).body)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { UserRow } from '../../src/resources/me/rows.ts'
+import type { UserRow } from '../../src/store/identity.ts'
 import { ROLES, type Role } from '../../src/kernel/roles.ts'
 import { fixture } from '../support/contracts.ts'
 import { createTestMock, NOW, type TestMock } from '../support/mock.ts'

@@ -9,6 +9,7 @@ import { addTeam, seedWorld } from '../../src/seed/index.ts'
 import { Store, type TeamState } from '../../src/store/world.ts'
 import { fixture } from '../support/contracts.ts'
 import { createTestMock, TEST_NOW } from '../support/mock.ts'
+import { TABLES } from '../../src/tables.ts'
 
 const ORDER: CaseStatusJson[] = ['pending', 'awaiting_response', 'action_required', 'reviewed_pending_decision', 'approved', 'rejected', 'on_hold']
 
@@ -143,7 +144,7 @@ describe('seeded cases', () => {
 })
 
 describe('generated cases on a new team', () => {
-  const fresh = () => new Store(structuredClone(world))
+  const fresh = () => new Store(structuredClone(world), TABLES)
 
   it('generates the cases it is asked for, consistent like the seeded ones', () => {
     const added = addTeam(fresh(), createRandom(7), TEST_NOW, { generate: { clients: 20, members: 2, records: 15, cases: 12 } })

@@ -13,12 +13,13 @@ import type { CreditRow } from '../../src/resources/credits/rows.ts'
 import { Store, WORLD_FORMAT, type TeamState } from '../../src/store/world.ts'
 import { contracts, fixture } from '../support/contracts.ts'
 import { createTestMock, NOW, TEST_NOW } from '../support/mock.ts'
+import { TABLES } from '../../src/tables.ts'
 
 const EPOCH_DATE = fixture.epoch.slice(0, 10)
 const TODAY = NOW.slice(0, 10)
 
 const world = seedWorld(fixture)
-const store = new Store(structuredClone(world))
+const store = new Store(structuredClone(world), TABLES)
 
 function teamOf(key: string): TeamState {
   const entry = fixture.teams.find((team) => team.key === key)
@@ -457,7 +458,7 @@ describe('the seeded world through the API (every response checked against its c
 })
 
 describe('addTeam', () => {
-  const fresh = () => new Store(structuredClone(world))
+  const fresh = () => new Store(structuredClone(world), TABLES)
 
   it('adds an isolated team with a user of every role, each with a token that resolves', () => {
     const target = fresh()

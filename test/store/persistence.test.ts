@@ -16,6 +16,7 @@ import { WORLD_FORMAT, type WorldData } from '../../src/store/world.ts'
 import { ApiClient } from '../support/api.ts'
 import { contracts, fixture } from '../support/contracts.ts'
 import { TEST_NOW } from '../support/mock.ts'
+import { TABLES } from '../../src/tables.ts'
 
 let template: WorldData | undefined
 /** A freshly seeded world (seeded once per file, cloned per call). */
@@ -48,7 +49,7 @@ async function dataFileError(promise: Promise<unknown>): Promise<DataFileError> 
 describe('openWorld in memory (the default)', () => {
   it('seeds the world and keeps it in memory', async () => {
     const builder = vi.fn(build)
-    const world = await openWorld({ build: builder })
+    const world = await openWorld({ tables: TABLES, build: builder })
     expect(world.origin).toBe('seeded')
     expect(builder).toHaveBeenCalledTimes(1)
     expect(world.store.data).toEqual(seedWorld(fixture))
@@ -58,30 +59,30 @@ describe('openWorld in memory (the default)', () => {
   })
 
   it('seeds again on every open: nothing is shared between two in-memory worlds', async () => {
-    const one = await openWorld({ build })
+    const one = await openWorld({ tables: TABLES, build })
     one.store.data.teams[0]!.team.name = 'Changed'
     await one.save()
-    const two = await openWorld({ build })
+    const two = await openWorld({ tables: TABLES, build })
     expect(two.origin).toBe('seeded')
     expect(two.store.data.teams[0]?.team.name).toBe('Acme Recruitment')
   })
 
   it('also treats an undefined file as in memory', async () => {
-    const world = await openWorld({ file: undefined, build })
+    const world = await openWorld({ tables: TABLES, file: undefined, build })
     expect(world.origin).toBe('seeded')
   })
 })
 
 describe('openWorld with a data file', () => {
   it('seeds the world on first open and writes it to the file at once', async () => {
-    const world = await openWorld({ file, build })
+    const world = await openWorld({ tables: TABLES, file, build })
     expect(world.origin).toBe('seeded')
     expect(await readDataFile()).toEqual(world.store.data)
     expect((await readDataFile()).format).toBe(WORLD_FORMAT)
   })
 
   it('reads back, on a second open, what was saved', async () => {
-    const first = await openWorld({ file, build })
+    const first = await openWorld({ tables: TABLES, file, build })
     const acme = first.store.data.teams[0]!
     acme.team.name = 'Acme Recruitment (renamed)'
     acme.clients.pop()
@@ -89,7 +90,7 @@ describe('openWorld with a data file', () => {
     await first.save()
 
     const builder = vi.fn(build)
-    const second = await openWorld({ file, build: builder })
+    const second = await openWorld({ tables: TABLES, file, build: builder })
     expect(second.origin).toBe('loaded')
     expect(builder).not.toHaveBeenCalled()
     expect(second.store.data).toEqual(first.store.data)
@@ -98,8 +99,8 @@ describe('openWorld with a data file', () => {
   })
 
   it('rebuilds the store indexes from a loaded file (tokens resolve)', async () => {
-    await openWorld({ file, build })
-    const loaded = await openWorld({ file, build })
+    await openWorld({ tables: TABLES, file, build })
+    const loaded = await openWorld({ tables: TABLES, file, build })
     const identity = loaded.store.resolveToken('ivs_acme_owner', () => '2026-07-01T12:00:00Z')
     expect(identity?.user.email).toBe('olivia.bennett@acme-recruitment.example')
     expect(identity?.team.row.name).toBe('Acme Recruitment')
@@ -111,7 +112,7 @@ describe('openWorld with a data file', () => {
     const text = JSON.stringify(data)
     await writeFile(file, text)
     const builder = vi.fn(build)
-    const error = await dataFileError(openWorld({ file, build: builder }))
+    const error = await dataFileError(openWorld({ tables: TABLES, file, build: builder }))
     expect(error.message).toBe(
       `data file ${file} has format ${WORLD_FORMAT + 1}, this version reads format ${WORLD_FORMAT}; delete it to start from the seeded world`,
     )
@@ -122,14 +123,14 @@ describe('openWorld with a data file', () => {
   it('refuses a file without a format', async () => {
     const { format: _format, ...data } = build()
     await writeFile(file, JSON.stringify(data))
-    const error = await dataFileError(openWorld({ file, build }))
+    const error = await dataFileError(openWorld({ tables: TABLES, file, build }))
     expect(error.message).toContain(`has format undefined, this version reads format ${WORLD_FORMAT}; delete it`)
   })
 
   it('refuses a corrupt file, naming it, and leaves it alone', async () => {
     await writeFile(file, '{"format": 1, "teams": [')
     const builder = vi.fn(build)
-    const error = await dataFileError(openWorld({ file, build: builder }))
+    const error = await dataFileError(openWorld({ tables: TABLES, file, build: builder }))
     expect(error.message).toContain(`cannot read data file ${file}`)
     expect(builder).not.toHaveBeenCalled()
     expect(await readFile(file, 'utf8')).toBe('{"format": 1, "teams": [')
@@ -159,7 +160,7 @@ describe('the app with a data file', () => {
     })
 
   beforeEach(async () => {
-    world = await openWorld({ file, build })
+    world = await openWorld({ tables: TABLES, file, build })
     afterWrite = vi.fn(() => world.save())
     api = new ApiClient(appOn(world, afterWrite), 'ivs_acme_owner')
   })
@@ -177,7 +178,7 @@ describe('the app with a data file', () => {
     })
     expect(tokens.status, tokens.text).toBe(200)
 
-    const reopened = await openWorld({ file, build })
+    const reopened = await openWorld({ tables: TABLES, file, build })
     expect(reopened.origin).toBe('loaded')
     const restarted = appOn(reopened, () => reopened.save())
     const me = await new ApiClient(restarted, tokens.body.access_token).get('/me')
@@ -196,7 +197,7 @@ describe('the app with a data file', () => {
     expect(client).toMatchObject({ email: 'persisted@example.com', name: { first_name: 'Persisted', last_name: 'Person' } })
     expect(saved.sequences.client).toBe(res.body.id)
 
-    const reopened = await openWorld({ file, build })
+    const reopened = await openWorld({ tables: TABLES, file, build })
     expect(reopened.origin).toBe('loaded')
     expect(reopened.store.data).toEqual(world.store.data)
   })

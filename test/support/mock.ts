@@ -13,6 +13,7 @@ import type { Role } from '../../src/kernel/roles.ts'
 import type { Services, TeamContext } from '../../src/context.ts'
 import { ApiClient, CONTROL } from './api.ts'
 import { contracts, fixture } from './contracts.ts'
+import { TABLES } from '../../src/tables.ts'
 
 /** The mock's clock in tests: frozen at a fixed moment, after the seeded world's epoch. */
 export const TEST_NOW = new Date('2026-07-01T12:00:00Z')
@@ -56,7 +57,7 @@ export interface TestMock {
 
 export function createTestMock(options: MockOptions = {}): TestMock {
   template ??= seedWorld(fixture)
-  const store = new Store(structuredClone(template))
+  const store = new Store(structuredClone(template), TABLES)
   const clock = createClock({ start: options.now ?? TEST_NOW, frozen: true })
   const bus = createEventBus((error) => {
     throw error

@@ -1,7 +1,8 @@
+import type { AssigneeJson } from '../../contracts/generated.ts'
 import type { TeamContext } from '../../context.ts'
 import { listRelation } from '../../kernel/expand.ts'
 import { memberOf, presentMember } from '../team/index.ts'
-import type { AssigneeRow } from '../team/rows.ts'
+import type { AssigneeRow } from './rows.ts'
 
 function teamMember(ctx: TeamContext, userId: number) {
   const found = memberOf(ctx, userId)
@@ -9,7 +10,7 @@ function teamMember(ctx: TeamContext, userId: number) {
   return presentMember(found.member, found.user)
 }
 
-export function presentAssignee(ctx: TeamContext, row: AssigneeRow) {
+export function presentAssignee(ctx: TeamContext, row: AssigneeRow): AssigneeJson {
   return { object: 'assignee' as const, id: row.id, type: 'team_member' as const, team_member: teamMember(ctx, row.user) }
 }
 

@@ -4,7 +4,7 @@ import type { RequestContext } from '../../context.ts'
 import type { AssigneesInputJson } from '../../contracts/generated.ts'
 import { invalid, notFound, type ValidationErrors } from '../../kernel/errors.ts'
 import { seesOnlyAssigned } from '../../kernel/roles.ts'
-import type { AssigneeRow } from '../team/rows.ts'
+import type { AssigneeRow } from './rows.ts'
 
 export interface Assignable {
   assignees: AssigneeRow[]

@@ -1,6 +1,7 @@
+import type { AttachmentJson } from '../../contracts/generated.ts'
 import type { AttachmentRow } from './rows.ts'
 
-export function presentAttachment(attachment: AttachmentRow) {
+export function presentAttachment(attachment: AttachmentRow): AttachmentJson {
   return {
     object: 'attachment' as const,
     id: attachment.id,

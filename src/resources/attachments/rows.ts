@@ -1,5 +1,7 @@
+import type { AttachmentJson } from '../../contracts/generated.ts'
+
 /** Virus scan states (FACTS.md): pending until the scan, scheduled on the mock's clock, completes. */
-export type AvStatus = 'pending' | 'clean' | 'infected' | 'error' | 'unsupported'
+export type AvStatus = AttachmentJson['av_status']
 
 /** An uploaded binary of the team. Its bytes live in the blob store (src/store/blobs.ts). */
 export interface AttachmentRow {

@@ -7,9 +7,9 @@
 import { canSee, type RequestContext, type TeamContext } from '../../context.ts'
 import { forbidden, NOT_ASSIGNED, invalid, notFound } from '../../kernel/errors.ts'
 import type { ReceivedFile } from '../../kernel/multipart.ts'
-import { cancelScan, scheduleScan } from '../../lifecycle/schedule.ts'
 import { BlobStore } from '../../store/blobs.ts'
-import { formAttachments, type Team } from '../../store/world.ts'
+import type { Team } from '../../store/world.ts'
+import { cancelScan, scheduleScan } from './jobs.ts'
 import { ACCEPTED_EXTENSIONS, detectType, EXTENSIONS } from './content.ts'
 import type { AttachmentRow, AvStatus } from './rows.ts'
 
@@ -86,13 +86,18 @@ export function uploadAttachment(ctx: TeamContext, file: ReceivedFile): Attachme
   return attachment
 }
 
+/** The attachments a form's answers hold: the values of its document fields (arrays of attachment ids). */
+export function attachmentsInAnswers(fields: ReadonlyArray<{ type: string; value?: unknown }>): number[] {
+  return fields.flatMap((field) => (field.type === 'document' && Array.isArray(field.value) ? field.value.filter((id): id is number => typeof id === 'number') : []))
+}
+
 /** What holds an attachment. */
 function holdersOf(team: Team, id: number) {
   return {
     files: team.filesByAttachment.get(id),
     libraryDocuments: team.libraryDocuments.filter((document) => document.attachment === id),
     recordDocuments: team.recordDocuments.filter((document) => document.attachments.includes(id)),
-    forms: team.forms.filter((form) => formAttachments(form).includes(id)),
+    forms: team.forms.filter((form) => attachmentsInAnswers(form.fields).includes(id)),
   }
 }
 

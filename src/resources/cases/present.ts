@@ -1,5 +1,5 @@
 import type { RequestContext, TeamContext } from '../../context.ts'
-import type { CaseJson } from '../../contracts/generated.ts'
+import type { CaseItemJson, CaseJson, CaseReviewJson } from '../../contracts/generated.ts'
 import { NO_EXPAND, type Expand } from '../../kernel/expand.ts'
 import { presentAssigneesRelation } from '../assignees/index.ts'
 import { presentClient } from '../clients/index.ts'
@@ -11,7 +11,7 @@ import type { CaseItemRow, CaseReviewRow, CaseRow } from './rows.ts'
 const ASSIGNEES_LIMIT = 10
 
 /** A case item; with expand=entity the record, one level (its own expandables stay collapsed). */
-export function presentCaseItem(ctx: RequestContext | TeamContext, item: CaseItemRow, expand: Expand, baseUrl: string) {
+export function presentCaseItem(ctx: RequestContext | TeamContext, item: CaseItemRow, expand: Expand, baseUrl: string): CaseItemJson {
   const record = expand.has('entity') ? ctx.team.records.get(item.record) : undefined
   return {
     object: 'case_item' as const,
@@ -26,7 +26,7 @@ export function presentCaseItem(ctx: RequestContext | TeamContext, item: CaseIte
  * A case. ctx: the caller's (the control API has none, and never expands the client). items and
  * assignees are null when empty, expanded or not; expanded items keep their entity collapsed.
  */
-export function presentCase(ctx: RequestContext | TeamContext, row: CaseRow, expand: Expand, baseUrl: string) {
+export function presentCase(ctx: RequestContext | TeamContext, row: CaseRow, expand: Expand, baseUrl: string): CaseJson {
   const client = expand.has('client') && 'member' in ctx ? ctx.team.clients.get(row.client) : undefined
   return {
     object: 'case' as const,
@@ -49,7 +49,7 @@ export function presentCase(ctx: RequestContext | TeamContext, row: CaseRow, exp
 }
 
 /** A case review; with expand=reviewed_by the reviewer as a team member (role null once they left). */
-export function presentCaseReview(ctx: RequestContext | TeamContext, review: CaseReviewRow, expand: Expand) {
+export function presentCaseReview(ctx: RequestContext | TeamContext, review: CaseReviewRow, expand: Expand): CaseReviewJson {
   const reviewer = expand.has('reviewed_by') ? memberOf(ctx, review.reviewed_by) : undefined
   return {
     object: 'case_review' as const,

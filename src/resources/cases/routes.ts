@@ -1,6 +1,7 @@
 import type { AppRoutes } from '../../context.ts'
 import { NO_EXPAND } from '../../kernel/expand.ts'
 import { listObject, paginate } from '../../kernel/pagination.ts'
+import { assigneesListRoute } from '../assignees/index.ts'
 import { presentCase, presentCaseItem, presentCaseReview } from './present.ts'
 import {
   addItems,
@@ -54,4 +55,7 @@ export function casesRoutes(routes: AppRoutes): void {
   })
 
   routes.handle('cases.items.delete', { find: findCaseItem }, ({ ctx, found }) => removeItem(ctx, found.row, found.item))
+
+  // A legacy team gets 403 first; then 404 Case not found, then 403 for an assigned-only member not assigned to it.
+  assigneesListRoute(routes, 'cases', findCase)
 }

@@ -1,5 +1,5 @@
 import type { CaseStatusJson } from '../../contracts/generated.ts'
-import type { AssigneeRow } from '../team/rows.ts'
+import type { AssigneeRow } from '../assignees/index.ts'
 
 /** A record in a case (spec rules 4 to 6: only PATCH /cases/{id}/items puts it there). */
 export interface CaseItemRow {

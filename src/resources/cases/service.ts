@@ -5,11 +5,11 @@ import type { CaseCreateJson, CaseItemsUpdateJson, CasesListQuery, CaseStatusJso
 import { assertValid, everyKeyPassed, forbidden, HttpError, invalid, NOT_ASSIGNED, notFound, type ValidationErrors } from '../../kernel/errors.ts'
 import { seesOnlyAssigned } from '../../kernel/roles.ts'
 import { matchesSearch, searchWords } from '../../kernel/search.ts'
-import { sortRows, type SortAccessors } from '../../kernel/sort.ts'
+import { sortRows, type SortAccessors, type SortKey } from '../../kernel/sort.ts'
 import { hasVisibility } from '../../kernel/visibility.ts'
 import { assignCreator } from '../assignees/index.ts'
 import type { ClientRow } from '../clients/index.ts'
-import type { AssigneeRow } from '../team/rows.ts'
+import type { AssigneeRow } from '../assignees/index.ts'
 import type { CaseItemRow, CaseReviewRow, CaseRow } from './rows.ts'
 
 /**
@@ -54,7 +54,7 @@ function publishCase(ctx: TeamContext, type: string, row: CaseRow, record?: numb
   emit(ctx, type, record === undefined ? { case: row.id, client: row.client } : { case: row.id, client: row.client, record })
 }
 
-function sortAccessors(ctx: RequestContext): SortAccessors<CaseRow> {
+function sortAccessors(ctx: RequestContext): SortAccessors<CaseRow, SortKey<CasesListQuery>> {
   const clientOf = (row: CaseRow) => ctx.team.clients.get(row.client)
   return {
     name: (row) => row.name,

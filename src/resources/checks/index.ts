@@ -1,2 +1,2 @@
-export { presentCheck } from './present.ts'
+export { checkAsFileSource, presentCheck } from './present.ts'
 export { findCheck, getCheck } from './service.ts'

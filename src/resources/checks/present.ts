@@ -1,6 +1,7 @@
 import type { CheckJson } from '../../contracts/generated.ts'
 import type { RequestContext } from '../../context.ts'
 import { NO_EXPAND, type Expand } from '../../kernel/expand.ts'
+import type { FileSourcePresenter } from '../files/index.ts'
 import { presentRecord, type CheckRow } from '../records/index.ts'
 import { recordOf } from './service.ts'
 
@@ -9,6 +10,12 @@ import { recordOf } from './service.ts'
  * level) with expand=record. response is null while there is none, true collapsed, the response of
  * the check's type with expand=response (FACTS.md "Lists, pagination, expansion").
  */
+/** A check as the expanded source of a file (files/present.ts). */
+export const checkAsFileSource: FileSourcePresenter = (ctx, source, baseUrl) => {
+  const check = ctx.team.checks.get(source.id)
+  return check && presentCheck(ctx, check, NO_EXPAND, baseUrl)
+}
+
 export function presentCheck(ctx: RequestContext, check: CheckRow, expand: Expand, baseUrl: string): CheckJson {
   return {
     object: 'check',

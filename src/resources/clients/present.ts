@@ -1,3 +1,4 @@
+import type { AddressJson, ClientJson, NameJson } from '../../contracts/generated.ts'
 import type { RequestContext } from '../../context.ts'
 import { EMPTY_ADDRESS, type AddressRow, type ClientRow, type NameRow } from './rows.ts'
 import { canDeleteClient } from './rules.ts'
@@ -19,7 +20,7 @@ const TITLE_DISPLAY: Record<string, string> = {
 
 const joinNames = (...parts: Array<string | null>) => parts.filter(Boolean).join(' ')
 
-export function presentName(name: NameRow) {
+export function presentName(name: NameRow): NameJson {
   const title = name.title === 'other' ? name.other_title : name.title && (TITLE_DISPLAY[name.title] ?? name.title)
   const fullName = joinNames(name.first_name, name.middle_name, name.last_name)
   return {
@@ -35,11 +36,11 @@ export function presentName(name: NameRow) {
   }
 }
 
-export function presentAddress(address: AddressRow | null) {
+export function presentAddress(address: AddressRow | null): AddressJson {
   return { object: 'address' as const, ...(address ?? EMPTY_ADDRESS) }
 }
 
-export function presentClient(ctx: RequestContext, client: ClientRow) {
+export function presentClient(ctx: RequestContext, client: ClientRow): ClientJson {
   return {
     object: 'client' as const,
     id: client.id,
@@ -51,7 +52,7 @@ export function presentClient(ctx: RequestContext, client: ClientRow) {
     dob: client.dob,
     reference: client.reference,
     national_insurance_number: client.national_insurance_number,
-    is_deletable: canDeleteClient(ctx, ctx.team.hasRecords(client.id)),
+    is_deletable: canDeleteClient(ctx, ctx.team.holdsClient(client.id)),
     deletion_date: client.deletion_date,
     created_at: client.created_at,
     updated_at: client.updated_at,

@@ -1,7 +1,8 @@
 import type { AppRoutes } from '../../context.ts'
 import { paginate } from '../../kernel/pagination.ts'
+import { assigneesRoutes } from '../assignees/index.ts'
 import { presentAddress, presentClient } from './present.ts'
-import { createClient, deleteClient, findClient, listClients, replaceAddress, updateClient } from './service.ts'
+import { createClient, deleteClient, findClient, getClient, listClients, replaceAddress, updateClient } from './service.ts'
 
 /** The client the path names, looked up before the input is validated (404, or 403 for assigned-only). */
 const client = { find: findClient }
@@ -20,4 +21,6 @@ export function clientsRoutes(routes: AppRoutes): void {
   routes.handle('clients.address.get', client, ({ found }) => presentAddress(found.address))
 
   routes.handle('clients.address.replace', client, ({ ctx, found, body }) => presentAddress(replaceAddress(ctx, found, body).address))
+
+  assigneesRoutes(routes, 'clients', (ctx, params) => getClient(ctx, (params.id ?? params.clientId) as number))
 }

@@ -1,7 +1,8 @@
-import type { AddressJson, NameJson } from '../../contracts/generated.ts'
-import type { AssigneeRow } from '../team/rows.ts'
+import type { AddressJson, ClientJson, NameJson } from '../../contracts/generated.ts'
+import type { AssigneeRow } from '../assignees/index.ts'
 
-export type ClientStatus = 'pending' | 'approved' | 'rejected'
+/** A decision on a client (its row holds null until one is made). */
+export type ClientStatus = Exclude<ClientJson['status'], null>
 
 export interface NameRow {
   title: NameJson['title']

@@ -2,13 +2,13 @@ import { canSee, emit, visibleRow, type RequestContext, type TeamContext } from 
 import type { AddressReplaceJson, ClientCreateJson, ClientsListQuery, ClientUpdateJson } from '../../contracts/generated.ts'
 import { forbidden } from '../../kernel/errors.ts'
 import { seesOnlyAssigned } from '../../kernel/roles.ts'
-import { cancelDeletionReminder, scheduleDeletionReminder } from '../../lifecycle/schedule.ts'
 import { matchesSearch, searchWords } from '../../kernel/search.ts'
-import { sortRows, type SortAccessors } from '../../kernel/sort.ts'
+import { sortRows, type SortAccessors, type SortKey } from '../../kernel/sort.ts'
 import { hasVisibility } from '../../kernel/visibility.ts'
 import { assignCreator } from '../assignees/index.ts'
 import { releaseAttachments } from '../attachments/index.ts'
 import type { Team } from '../../store/world.ts'
+import { cancelDeletionReminder, scheduleDeletionReminder } from './jobs.ts'
 import { EMPTY_ADDRESS, type AddressRow, type ClientRow, type NameRow } from './rows.ts'
 import { canDeleteClient } from './rules.ts'
 
@@ -21,7 +21,7 @@ function organisationNamesByClient(team: Team): Map<number, string[]> {
   return names
 }
 
-const sortAccessors: SortAccessors<ClientRow> = {
+const sortAccessors: SortAccessors<ClientRow, SortKey<ClientsListQuery>> = {
   'name.first_name': (client) => client.name.first_name,
   'name.last_name': (client) => client.name.last_name,
   deletion_date: (client) => client.deletion_date,
@@ -189,10 +189,9 @@ export function updateClient(ctx: RequestContext, client: ClientRow, input: Clie
 
 /** Everything of the client goes with it, the bytes of its attachments too (those nothing else holds). */
 export function deleteClient(ctx: RequestContext, client: ClientRow): void {
-  if (!canDeleteClient(ctx, ctx.team.hasRecords(client.id))) throw forbidden('the client may not be deleted by this caller (it has records, or the role may not)')
+  if (!canDeleteClient(ctx, ctx.team.holdsClient(client.id))) throw forbidden('the client may not be deleted by this caller (it has records, or the role may not)')
   ctx.team.clients.delete(client.id)
   cancelDeletionReminder(ctx, client)
-  ctx.team.removeClientFromOrganisations(client.id)
   releaseAttachments(ctx, ctx.team.removeDependentsOf(client.id))
   emit(ctx, 'client.deleted', { client: client.id })
 }

@@ -1,3 +1,4 @@
+import type { ClientCorrectionJson } from '../../contracts/generated.ts'
 import type { RequestContext, TeamContext } from '../../context.ts'
 import { NO_EXPAND, type Expand } from '../../kernel/expand.ts'
 import { presentClient } from '../clients/index.ts'
@@ -7,7 +8,7 @@ import { presentRecord, type CorrectionRow } from '../records/index.ts'
  * client and record are ids; the client and the record (its own expandables collapsed) when
  * expanded. ctx: the caller's (the control API has none, and never expands).
  */
-export function presentCorrection(ctx: RequestContext | TeamContext, correction: CorrectionRow, expand: Expand, baseUrl: string) {
+export function presentCorrection(ctx: RequestContext | TeamContext, correction: CorrectionRow, expand: Expand, baseUrl: string): ClientCorrectionJson {
   const client = expand.has('client') && 'member' in ctx ? ctx.team.clients.get(correction.client) : undefined
   const record = expand.has('record') ? ctx.team.records.get(correction.record) : undefined
   return {

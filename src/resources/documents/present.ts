@@ -1,10 +1,11 @@
+import type { DocumentJson, DocumentTemplateJson, EmailTemplateJson } from '../../contracts/generated.ts'
 import type { TeamContext } from '../../context.ts'
 import type { Expand } from '../../kernel/expand.ts'
 import { presentAttachment } from '../attachments/index.ts'
 import type { DocumentTemplateRow, EmailTemplateRow, LibraryDocumentRow, LibraryTemplateRow } from './rows.ts'
 
 /** A library document: attachment is its id, the attachment itself with expand=attachment. */
-export function presentLibraryDocument(ctx: TeamContext, document: LibraryDocumentRow, expand: Expand) {
+export function presentLibraryDocument(ctx: TeamContext, document: LibraryDocumentRow, expand: Expand): DocumentJson {
   const attachment = expand.has('attachment') ? ctx.team.attachments.get(document.attachment) : undefined
   return {
     object: 'document' as const,
@@ -32,6 +33,6 @@ function presentTemplate<O extends 'email_template' | 'document_template'>(objec
   }
 }
 
-export const presentEmailTemplate = (template: EmailTemplateRow) => presentTemplate('email_template', template)
+export const presentEmailTemplate = (template: EmailTemplateRow): EmailTemplateJson => presentTemplate('email_template', template)
 
-export const presentDocumentTemplate = (template: DocumentTemplateRow) => presentTemplate('document_template', template)
+export const presentDocumentTemplate = (template: DocumentTemplateRow): DocumentTemplateJson => presentTemplate('document_template', template)

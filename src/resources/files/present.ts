@@ -1,19 +1,24 @@
 import type { RequestContext } from '../../context.ts'
-import type { FileJson } from '../../contracts/generated.ts'
-import { NO_EXPAND, type Expand } from '../../kernel/expand.ts'
+import type { ClientDocumentJson, FileJson } from '../../contracts/generated.ts'
+import type { Expand } from '../../kernel/expand.ts'
 import { canWrite } from '../../kernel/roles.ts'
 import { presentAttachment } from '../attachments/index.ts'
-import { presentCheck } from '../checks/index.ts'
 import { presentClient } from '../clients/index.ts'
-import { presentForm } from '../forms/index.ts'
-import { presentRecordDocument } from '../record-documents/index.ts'
 import { presentMember } from '../team/index.ts'
 import type { ClientDocumentRow, FileRow } from './rows.ts'
 
 type SourceRef = FileRow['source']
 
+/**
+ * How a source owned by a resource above files (a check, a record document, a form) shows with
+ * expand=source; undefined once it no longer exists. Those resources add their files through this
+ * one, so they give their presenters (checks/, record-documents/, forms/) and app.ts passes them in.
+ */
+export type FileSourcePresenter = (ctx: RequestContext, source: SourceRef, baseUrl: string) => FileJson['source'] | undefined
+export type FileSourcePresenters = Record<'check' | 'record_document' | 'form', FileSourcePresenter>
+
 /** FACTS.md, Clients: a client document as the expanded source of its file. */
-export function presentClientDocument(document: ClientDocumentRow) {
+export function presentClientDocument(document: ClientDocumentRow): ClientDocumentJson {
   return {
     object: 'client_document' as const,
     id: document.id,
@@ -26,14 +31,11 @@ export function presentClientDocument(document: ClientDocumentRow) {
 }
 
 /** The source itself with expand=source (one level: its own expandables collapsed); {id, type} when it no longer exists. */
-function expandSource(ctx: RequestContext, source: SourceRef, baseUrl: string): FileJson['source'] {
+function expandSource(ctx: RequestContext, source: SourceRef, baseUrl: string, sources: FileSourcePresenters): FileJson['source'] {
   const { team } = ctx
   switch (source.type) {
-    case 'check': {
-      const check = team.checks.get(source.id)
-      if (check) return presentCheck(ctx, check, NO_EXPAND, baseUrl)
-      break
-    }
+    case 'check':
+      return sources.check(ctx, source, baseUrl) ?? { id: source.id, type: source.type }
     case 'client': {
       const client = team.clients.get(source.id)
       if (client) return presentClient(ctx, client)
@@ -44,17 +46,11 @@ function expandSource(ctx: RequestContext, source: SourceRef, baseUrl: string): 
       if (document) return presentClientDocument(document)
       break
     }
-    case 'record_document': {
-      const document = team.recordDocuments.get(source.id)
-      if (document) return presentRecordDocument(ctx, document, NO_EXPAND)
-      break
-    }
+    case 'record_document':
+      return sources.record_document(ctx, source, baseUrl) ?? { id: source.id, type: source.type }
     case 'form':
-    case 'client_form': {
-      const form = team.forms.get(source.id)
-      if (form) return presentForm(form, source.type)
-      break
-    }
+    case 'client_form':
+      return sources.form(ctx, source, baseUrl) ?? { id: source.id, type: source.type }
   }
   return { id: source.id, type: source.type }
 }
@@ -77,14 +73,14 @@ function expandCreatedBy(ctx: RequestContext, createdBy: FileRow['created_by']):
  * caller may delete it (the team's own uploads, never for a read-only member); redacted_at is its
  * attachment's (spec rule 2).
  */
-export function presentFile<O extends 'file' | 'client_file'>(ctx: RequestContext, file: FileRow, object: O, expand: Expand, baseUrl: string) {
+export function presentFile<O extends 'file' | 'client_file'>(ctx: RequestContext, file: FileRow, object: O, expand: Expand, baseUrl: string, sources: FileSourcePresenters) {
   const attachment = ctx.team.attachments.get(file.attachment)
   if (!attachment) throw new Error(`files: file ${file.id} has no attachment ${file.attachment}`)
   return {
     object,
     id: file.id,
     type: file.type,
-    source: expand.has('source') ? expandSource(ctx, file.source, baseUrl) : { id: file.source.id, type: file.source.type },
+    source: expand.has('source') ? expandSource(ctx, file.source, baseUrl, sources) : { id: file.source.id, type: file.source.type },
     name: file.name,
     attachment: presentAttachment(attachment),
     created_by: expand.has('created_by') ? expandCreatedBy(ctx, file.created_by) : { id: file.created_by.id, type: file.created_by.type },

@@ -3,12 +3,12 @@
 // attachment becomes part of them, so GET /files and the client's files list show everything.
 import { canSee, type RequestContext, type TeamContext } from '../../context.ts'
 import type { ClientsFilesListQuery, FileCreateJson, FilesListQuery } from '../../contracts/generated.ts'
-import type { Binary } from '../../kernel/binary.ts'
+import type { Binary } from '../../contracts/binary.ts'
 import { toTimestamp } from '../../kernel/clock.ts'
 import { assertValid, everyKeyPassed, forbidden, HttpError, invalid, notFound, type ValidationErrors } from '../../kernel/errors.ts'
 import { seesOnlyAssigned } from '../../kernel/roles.ts'
 import { matchesSearch, searchWords } from '../../kernel/search.ts'
-import { sortRows, type SortAccessors } from '../../kernel/sort.ts'
+import { sortRows, type SortAccessors, type SortKey } from '../../kernel/sort.ts'
 import { isAttachmentUsed, releaseAttachments, type AttachmentRow } from '../attachments/index.ts'
 import { findClient, type ClientRow } from '../clients/index.ts'
 import type { ClientDocumentRow, FileRow } from './rows.ts'
@@ -29,7 +29,7 @@ export function addFile(ctx: TeamContext, file: NewFile): FileRow {
   })
 }
 
-const sortAccessors: SortAccessors<FileRow> = {
+const sortAccessors: SortAccessors<FileRow, SortKey<FilesListQuery> | SortKey<ClientsFilesListQuery>> = {
   name: (file) => file.name,
   created_at: (file) => file.created_at,
   updated_at: (file) => file.updated_at,

@@ -1,7 +1,7 @@
 // GET /forms, GET /clients/{id}/forms, GET /clients/{id}/forms/{reference} and its PDF download.
 import type { AppRoutes, RequestContext } from '../../context.ts'
 import { canSee } from '../../context.ts'
-import type { Binary } from '../../kernel/binary.ts'
+import type { Binary } from '../../contracts/binary.ts'
 import { NO_EXPAND, type Expand } from '../../kernel/expand.ts'
 import { paginate } from '../../kernel/pagination.ts'
 import { findClient, presentClient } from '../clients/index.ts'

@@ -1,6 +1,7 @@
-import type { UserRow } from './rows.ts'
+import type { UserJson } from '../../contracts/generated.ts'
+import type { UserRow } from '../../store/identity.ts'
 
-export function presentUser(user: UserRow) {
+export function presentUser(user: UserRow): UserJson {
   return {
     object: 'user' as const,
     id: user.id,

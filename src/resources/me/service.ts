@@ -1,7 +1,7 @@
 import type { RequestContext } from '../../context.ts'
 import type { UserUpdateJson } from '../../contracts/generated.ts'
 import { assertValid, everyKeyPassed, type ValidationErrors } from '../../kernel/errors.ts'
-import type { UserRow } from './rows.ts'
+import type { UserRow } from '../../store/identity.ts'
 
 /**
  * PATCH /me. A new email waits for the user's confirmation through a message to the current

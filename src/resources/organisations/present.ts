@@ -1,3 +1,4 @@
+import type { OrganisationJson } from '../../contracts/generated.ts'
 import type { RequestContext } from '../../context.ts'
 import { listRelation, type Expand } from '../../kernel/expand.ts'
 import { presentAssigneesRelation } from '../assignees/index.ts'
@@ -8,7 +9,7 @@ import { organisationClients } from './service.ts'
 /** FACTS.md "Wire details": an expanded relation of an organisation shows its first 25. */
 const RELATION_LIMIT = 25
 
-export function presentOrganisation(ctx: RequestContext, organisation: OrganisationRow, expand: Expand, baseUrl: string) {
+export function presentOrganisation(ctx: RequestContext, organisation: OrganisationRow, expand: Expand, baseUrl: string): OrganisationJson {
   const url = `${baseUrl}/organisations/${organisation.id}`
   return {
     object: 'organisation' as const,

@@ -2,6 +2,7 @@ import type { AppRoutes, RequestContext } from '../../context.ts'
 import { NO_EXPAND } from '../../kernel/expand.ts'
 import { listObject, paginate } from '../../kernel/pagination.ts'
 import { findClient, presentClient, type ClientRow } from '../clients/index.ts'
+import { assigneesRoutes } from '../assignees/index.ts'
 import { presentOrganisation } from './present.ts'
 import type { OrganisationRow } from './rows.ts'
 import {
@@ -11,6 +12,7 @@ import {
   createOrganisation,
   findMembership,
   findOrganisation,
+  getOrganisation,
   listOrganisations,
   organisationClients,
   removeClientOrganisation,
@@ -66,4 +68,6 @@ export function organisationsRoutes(routes: AppRoutes): void {
   routes.handle('clients.organisations.delete', { find: findMembership }, ({ ctx, found }) =>
     removeClientOrganisation(ctx, found.client, found.organisation),
   )
+
+  assigneesRoutes(routes, 'organisations', (ctx, params) => getOrganisation(ctx, params.id as number))
 }

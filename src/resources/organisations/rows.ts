@@ -1,6 +1,6 @@
 import type { OrganisationJurisdictionJson, OrganisationStatusJson } from '../../contracts/generated.ts'
-import type { AddressRow } from '../clients/rows.ts'
-import type { AssigneeRow } from '../team/rows.ts'
+import type { AddressRow } from '../clients/index.ts'
+import type { AssigneeRow } from '../assignees/index.ts'
 
 export interface OrganisationRow {
   id: number

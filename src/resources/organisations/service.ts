@@ -1,14 +1,15 @@
 import { canSee, emit, visibleRow, type RequestContext, type TeamContext } from '../../context.ts'
+import type { Team } from '../../store/world.ts'
 import type { ClientsOrganisationsListQuery, OrganisationCreateJson, OrganisationsListQuery } from '../../contracts/generated.ts'
 import { assertValid, everyKeyPassed, forbidden, NOT_ASSIGNED, notFound, type ValidationErrors } from '../../kernel/errors.ts'
 import { seesOnlyAssigned } from '../../kernel/roles.ts'
 import { matchesSearch, searchWords } from '../../kernel/search.ts'
-import { sortRows, type SortAccessors } from '../../kernel/sort.ts'
+import { sortRows, type SortAccessors, type SortKey } from '../../kernel/sort.ts'
 import { assignCreator } from '../assignees/index.ts'
 import { addressFrom, findClient, type AddressRow, type ClientRow } from '../clients/index.ts'
 import type { OrganisationRow } from './rows.ts'
 
-const sortAccessors: SortAccessors<OrganisationRow> = {
+const sortAccessors: SortAccessors<OrganisationRow, SortKey<OrganisationsListQuery> | SortKey<ClientsOrganisationsListQuery>> = {
   name: (organisation) => organisation.name,
   reference: (organisation) => organisation.reference,
   created_at: (organisation) => organisation.created_at,
@@ -122,10 +123,15 @@ export function unarchiveOrganisation(ctx: TeamContext, organisation: Organisati
 
 // Client memberships: spec, Clients rule 6, and FACTS.md "Wire details".
 
+/** The organisations a client belongs to (an organisation holds its clients' ids). */
+function organisationsOf(team: Team, clientId: number): OrganisationRow[] {
+  return team.organisations.filter((organisation) => organisation.clients.includes(clientId))
+}
+
 /** The organisations a client belongs to (that the caller can see), by the list's sort. */
 export function clientOrganisations(ctx: RequestContext, client: ClientRow, query: ClientsOrganisationsListQuery): OrganisationRow[] {
   return sortRows(
-    ctx.team.organisationsOf(client.id).filter((organisation) => canSee(ctx, organisation)),
+    organisationsOf(ctx.team, client.id).filter((organisation) => canSee(ctx, organisation)),
     sortAccessors,
     query,
   )
@@ -171,7 +177,7 @@ function leave(client: ClientRow, organisations: readonly OrganisationRow[]): vo
 
 /** The organisations the client belongs to that the caller sees: an assigned-only member changes only those. */
 const visibleMemberships = (ctx: RequestContext, client: ClientRow) =>
-  ctx.team.organisationsOf(client.id).filter((organisation) => canSee(ctx, organisation))
+  organisationsOf(ctx.team, client.id).filter((organisation) => canSee(ctx, organisation))
 
 /** The client belongs to exactly the organisations named (of those the caller sees); returns only those newly joined. */
 export function replaceClientOrganisations(ctx: RequestContext, client: ClientRow, ids: readonly number[]): OrganisationRow[] {

@@ -1,2 +1,2 @@
-export { presentRecordDocument } from './present.ts'
+export { presentRecordDocument, recordDocumentAsFileSource } from './present.ts'
 export { completeRecordDocument, createRecordDocuments, documentsOf } from './service.ts'

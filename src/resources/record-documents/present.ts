@@ -1,7 +1,8 @@
 import type { RequestContext } from '../../context.ts'
-import type { AttachmentJson } from '../../contracts/generated.ts'
-import type { Expand } from '../../kernel/expand.ts'
+import type { AttachmentJson, RecordDocumentJson } from '../../contracts/generated.ts'
+import { NO_EXPAND, type Expand } from '../../kernel/expand.ts'
 import { presentAttachment } from '../attachments/index.ts'
+import type { FileSourcePresenter } from '../files/index.ts'
 import type { RecordDocumentRow } from '../records/index.ts'
 
 type NonEmpty<T> = [T, ...T[]]
@@ -16,7 +17,13 @@ function presentAttachments(ctx: RequestContext, ids: readonly number[], expande
   return (expanded ? rows.map(presentAttachment) : rows.map((row) => row.id)) as NonEmpty<number> | NonEmpty<AttachmentJson>
 }
 
-export function presentRecordDocument(ctx: RequestContext, document: RecordDocumentRow, expand: Expand) {
+/** A record document as the expanded source of a file (files/present.ts). */
+export const recordDocumentAsFileSource: FileSourcePresenter = (ctx, source) => {
+  const document = ctx.team.recordDocuments.get(source.id)
+  return document && presentRecordDocument(ctx, document, NO_EXPAND)
+}
+
+export function presentRecordDocument(ctx: RequestContext, document: RecordDocumentRow, expand: Expand): RecordDocumentJson {
   return {
     object: 'record_document' as const,
     id: document.id,

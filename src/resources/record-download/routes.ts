@@ -1,6 +1,6 @@
 // GET /records/{id}/download: the record as a PDF (FACTS.md "Methods and paths").
 import { canSee, type AppRoutes, type RequestContext } from '../../context.ts'
-import type { Binary } from '../../kernel/binary.ts'
+import type { Binary } from '../../contracts/binary.ts'
 import { forbidden, NOT_ASSIGNED, routeNotFound } from '../../kernel/errors.ts'
 import type { RecordRow } from '../records/index.ts'
 import { recordSummary } from './layout.ts'

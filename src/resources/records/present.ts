@@ -1,5 +1,5 @@
 import type { RequestContext, TeamContext } from '../../context.ts'
-import type { RecordJson } from '../../contracts/generated.ts'
+import type { RecordJson, StepJson } from '../../contracts/generated.ts'
 import type { Expand } from '../../kernel/expand.ts'
 import { presentClient, presentName } from '../clients/index.ts'
 import type { RecordRow, StepRow } from './rows.ts'
@@ -11,7 +11,7 @@ export function performUrl(baseUrl: string, record: RecordRow): string {
 }
 
 /** A step as a record embeds it: every expandable collapsed (expansion is one level, FACTS.md). */
-export function presentStep(step: StepRow) {
+export function presentStep(step: StepRow): StepJson {
   return {
     object: 'step' as const,
     id: step.id,
@@ -28,7 +28,7 @@ export function presentStep(step: StepRow) {
 }
 
 /** ctx: the caller's (the control API has none, and never expands the client). */
-export function presentRecord(ctx: RequestContext | TeamContext, record: RecordRow, expand: Expand, baseUrl: string) {
+export function presentRecord(ctx: RequestContext | TeamContext, record: RecordRow, expand: Expand, baseUrl: string): RecordJson {
   const now = ctx.clock.timestamp()
   const client = expand.has('client') && 'member' in ctx ? ctx.team.clients.get(record.client) : undefined
   return {

@@ -1,18 +1,15 @@
 import type { AppRoutes } from '../../context.ts'
 import { paginate } from '../../kernel/pagination.ts'
 import { findClient } from '../clients/index.ts'
+import { assigneesRoutes } from '../assignees/index.ts'
 import { presentRecord } from './present.ts'
-import { archiveRecord, createRecord, expireRecord, findRecord, listRecords, recordCreateErrors, recordUpdateErrors, updateRecord } from './service.ts'
+import { archiveRecord, expireRecord, findRecord, getRecord, listRecords, recordUpdateErrors, updateRecord } from './service.ts'
 
 const record = { find: findRecord }
 
 export function recordsRoutes(routes: AppRoutes): void {
   routes.handle('records.list', ({ ctx, query, url, expand, baseUrl }) =>
     paginate(listRecords(ctx, query), query, url, (row) => presentRecord(ctx, row, expand, baseUrl)),
-  )
-
-  routes.handle('records.create', { rules: ({ ctx, body, passed }) => recordCreateErrors(ctx, body, passed) }, ({ ctx, body, expand, baseUrl }) =>
-    presentRecord(ctx, createRecord(ctx, body), expand, baseUrl),
   )
 
   routes.handle('records.get', record, ({ ctx, found, expand, baseUrl }) => presentRecord(ctx, found, expand, baseUrl))
@@ -32,4 +29,7 @@ export function recordsRoutes(routes: AppRoutes): void {
       (row) => presentRecord(ctx, row, expand, baseUrl),
     ),
   )
+
+  // An assigned-only member manages only the records they see (assigned to them), like clients.
+  assigneesRoutes(routes, 'records', (ctx, params) => getRecord(ctx, (params.id ?? params.recordId) as number))
 }

@@ -1,13 +1,13 @@
-import type { StepTypeJson } from '../../contracts/generated.ts'
-import type { NameRow } from '../clients/rows.ts'
-import type { AssigneeRow } from '../team/rows.ts'
+import type { CheckJson, StepReviewStatusJson, StepTypeJson } from '../../contracts/generated.ts'
+import type { NameRow } from '../clients/index.ts'
+import type { AssigneeRow } from '../assignees/index.ts'
 
 /** What a check returns (src/lifecycle/outcomes.ts): forced per step, by a magic value, or clear. */
 export type Outcome = 'clear' | 'consider' | 'rejected' | 'refer' | 'failed' | 'paused'
 
-export type CheckStatus = 'pending' | 'submitted' | 'accepted' | 'rejected' | 'refer' | 'failed' | 'paused'
+export type CheckStatus = CheckJson['status']
 
-export type ReviewStatus = 'pending' | 'approved' | 'rejected'
+export type ReviewStatus = StepReviewStatusJson
 
 /** One step of a record, stored inside it (a record has a handful). */
 export interface StepRow {

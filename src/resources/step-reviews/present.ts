@@ -1,3 +1,4 @@
+import type { StepReviewJson } from '../../contracts/generated.ts'
 import type { RequestContext } from '../../context.ts'
 import type { Expand } from '../../kernel/expand.ts'
 import type { StepReviewRow } from '../records/index.ts'
@@ -11,7 +12,7 @@ function reviewer(ctx: RequestContext, userId: number) {
 }
 
 /** reviewed_by is the user id; the reviewer as a team member with expand=reviewed_by. */
-export function presentStepReview(ctx: RequestContext, review: StepReviewRow, expand: Expand) {
+export function presentStepReview(ctx: RequestContext, review: StepReviewRow, expand: Expand): StepReviewJson {
   return {
     object: 'step_review' as const,
     id: review.id,

@@ -1,8 +1,8 @@
-import type { UserRow } from '../me/rows.ts'
-import type { MemberRow, TeamRow } from './rows.ts'
+import type { TeamJson, TeamMemberJson } from '../../contracts/generated.ts'
+import type { MemberRow, TeamRow, UserRow } from '../../store/identity.ts'
 
 /** identifier is on the current-team answer only, not in the list of the user's teams (spec). */
-export function presentTeam(team: TeamRow, options: { identifier: boolean }) {
+export function presentTeam(team: TeamRow, options: { identifier: boolean }): TeamJson {
   return {
     object: 'team' as const,
     id: team.id,
@@ -20,6 +20,6 @@ export function presentTeam(team: TeamRow, options: { identifier: boolean }) {
   }
 }
 
-export function presentMember(member: MemberRow, user: UserRow) {
+export function presentMember(member: MemberRow, user: UserRow): TeamMemberJson {
   return { object: 'team_member' as const, id: user.id, name: user.name, email: user.email, role: member.role }
 }

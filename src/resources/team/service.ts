@@ -1,8 +1,7 @@
 import type { RequestContext, TeamContext } from '../../context.ts'
 import type { TeamUpdateJson } from '../../contracts/generated.ts'
 import { matchesSearch, searchWords } from '../../kernel/search.ts'
-import type { UserRow } from '../me/rows.ts'
-import type { MemberRow, TeamRow } from './rows.ts'
+import type { MemberRow, TeamRow, UserRow } from '../../store/identity.ts'
 
 /** Owners may change the team's contact details (checked by the route). */
 export function updateTeam(ctx: RequestContext, update: TeamUpdateJson): TeamRow {

@@ -1,6 +1,7 @@
+import type { WebhookDeliveryJson, WebhookJson } from '../../contracts/generated.ts'
 import type { WebhookDeliveryRow, WebhookRow } from './rows.ts'
 
-export function presentWebhook(webhook: WebhookRow) {
+export function presentWebhook(webhook: WebhookRow): WebhookJson {
   return {
     object: 'webhook' as const,
     id: webhook.id,
@@ -15,7 +16,7 @@ export function presentWebhook(webhook: WebhookRow) {
 }
 
 /** A delivery with a settled attempt (listDeliveries shows no other). */
-export function presentDelivery(delivery: WebhookDeliveryRow) {
+export function presentDelivery(delivery: WebhookDeliveryRow): WebhookDeliveryJson {
   if (delivery.request === null || delivery.last_sent_at === null) throw new Error(`webhook delivery ${delivery.id} has no attempt yet`)
   return {
     object: 'webhook_delivery' as const,

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import type { ApiClient, RequestOptions } from '../support/api.ts'
-import { createTestMock, NOW, type TestMock } from '../support/mock.ts'
-import { fixture } from '../support/contracts.ts'
-import { assign, createOrganisation } from '../support/requests.ts'
+import type { ApiClient, RequestOptions } from '../../support/api.ts'
+import { createTestMock, NOW, type TestMock } from '../../support/mock.ts'
+import { fixture } from '../../support/contracts.ts'
+import { assign, createOrganisation } from '../../support/requests.ts'
 
 const MINUTE = 60_000
 /** Links are absolute URLs; in-process requests are answered as http://localhost. */

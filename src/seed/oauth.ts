@@ -1,6 +1,6 @@
 // The OAuth state of a freshly seeded world: the API clients of fixtures/world.json, nothing granted yet.
-import type { WorldFixture } from '../seed/fixture.ts'
-import type { OAuthState } from './rows.ts'
+import type { OAuthState } from '../oauth/index.ts'
+import type { WorldFixture } from './fixture.ts'
 
 export function seededOAuthState(clients: WorldFixture['oauth_clients'], createdAt: string): OAuthState {
   return {

@@ -1,10 +1,10 @@
 // A client's organisation memberships: GET, POST (add), PUT (replace) and DELETE on
 // /clients/{id}/organisations (spec, Clients rule 6; FACTS.md "Status codes and bodies" and "Wire details").
 import { describe, expect, it } from 'vitest'
-import type { ApiClient, RequestOptions } from '../support/api.ts'
-import { at, createTestMock, NOW, type TestMock } from '../support/mock.ts'
-import { assign, createClient, createOrganisation } from '../support/requests.ts'
-import { singlePage } from '../support/wire.ts'
+import type { ApiClient, RequestOptions } from '../../support/api.ts'
+import { at, createTestMock, NOW, type TestMock } from '../../support/mock.ts'
+import { assign, createClient, createOrganisation } from '../../support/requests.ts'
+import { singlePage } from '../../support/wire.ts'
 
 const MINUTE = 60_000
 /** Links and action-list URLs are absolute; in-process requests are answered as http://localhost. */

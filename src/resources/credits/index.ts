@@ -1,0 +1,2 @@
+export type { CreditRow } from './rows.ts'
+export { creditTables } from './tables.ts'

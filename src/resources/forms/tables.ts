@@ -1,0 +1,35 @@
+// What this resource keeps in each team: its rows, tables and indexes, and its id sequences.
+import { declareTables } from '../../store/world.ts'
+import { Table, type GroupIndex, type UniqueIndex } from '../../store/table.ts'
+import { attachmentsInAnswers } from '../attachments/index.ts'
+import type { FormRow } from './rows.ts'
+
+declare module '../../store/world.ts' {
+  interface TeamRows {
+    forms: FormRow[]
+  }
+  interface TeamTables {
+    forms: Table<FormRow>
+    formsByClient: GroupIndex<number, FormRow>
+    formsByReference: UniqueIndex<string, FormRow>
+  }
+  interface IdSequences {
+    form: true
+  }
+}
+
+export const formTables = declareTables({
+  rows: ['forms'],
+  open(state) {
+    const forms = new Table(state.forms)
+    return { forms, formsByClient: forms.groupBy((form) => form.client), formsByReference: forms.uniqueBy((form) => form.reference) }
+  },
+  dropClient(team, client) {
+    const held: number[] = []
+    for (const form of [...team.formsByClient.get(client)]) {
+      held.push(...attachmentsInAnswers(form.fields))
+      team.forms.delete(form.id)
+    }
+    return held
+  },
+})

@@ -1,0 +1,26 @@
+// What this resource keeps in each team: its rows, tables and indexes, and its id sequences.
+import { declareTables } from '../../store/world.ts'
+import { Table } from '../../store/table.ts'
+import type { OrganisationRow } from './rows.ts'
+
+declare module '../../store/world.ts' {
+  interface TeamRows {
+    organisations: OrganisationRow[]
+  }
+  interface TeamTables {
+    organisations: Table<OrganisationRow>
+  }
+  interface IdSequences {
+    organisation: true
+  }
+}
+
+export const organisationTables = declareTables({
+  rows: ['organisations'],
+  open: (state) => ({ organisations: new Table(state.organisations) }),
+  // An organisation holds its clients' ids: a deleted client leaves every organisation.
+  dropClient(team, client) {
+    for (const organisation of team.organisations.filter((row) => row.clients.includes(client))) organisation.clients.splice(organisation.clients.indexOf(client), 1)
+    return []
+  },
+})

@@ -1,0 +1,1 @@
+export { createRecord } from './service.ts'

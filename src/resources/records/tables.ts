@@ -1,0 +1,78 @@
+// What this resource keeps in each team: its rows, tables and indexes, and its id sequences.
+import { declareTables } from '../../store/world.ts'
+import { Table, type GroupIndex } from '../../store/table.ts'
+import type { CheckRow, CorrectionRow, RecordDocumentRow, RecordRow, RecordTemplateRow, StepReviewRow } from './rows.ts'
+
+declare module '../../store/world.ts' {
+  interface TeamRows {
+    records: RecordRow[]
+    checks: CheckRow[]
+    step_reviews: StepReviewRow[]
+    record_documents: RecordDocumentRow[]
+    corrections: CorrectionRow[]
+    record_templates: RecordTemplateRow[]
+  }
+  interface TeamTables {
+    records: Table<RecordRow>
+    recordsByClient: GroupIndex<number, RecordRow>
+    checks: Table<CheckRow>
+    stepReviews: Table<StepReviewRow>
+    reviewsByStep: GroupIndex<number, StepReviewRow>
+    recordDocuments: Table<RecordDocumentRow>
+    documentsByRecord: GroupIndex<number, RecordDocumentRow>
+    corrections: Table<CorrectionRow>
+    correctionsByClient: GroupIndex<number, CorrectionRow>
+    recordTemplates: Table<RecordTemplateRow>
+  }
+  interface IdSequences {
+    record: true
+    step: true
+    check: true
+    step_review: true
+    record_document: true
+    correction: true
+    record_template: true
+  }
+}
+
+export const recordTables = declareTables({
+  rows: ['records', 'checks', 'step_reviews', 'record_documents', 'corrections', 'record_templates'],
+  open(state) {
+    const records = new Table(state.records)
+    const checks = new Table(state.checks)
+    const stepReviews = new Table(state.step_reviews)
+    const recordDocuments = new Table(state.record_documents)
+    const corrections = new Table(state.corrections)
+    return {
+      records,
+      recordsByClient: records.groupBy((record) => record.client),
+      checks,
+      stepReviews,
+      reviewsByStep: stepReviews.groupBy((review) => review.step),
+      recordDocuments,
+      documentsByRecord: recordDocuments.groupBy((document) => document.record),
+      corrections,
+      correctionsByClient: corrections.groupBy((correction) => correction.client),
+      recordTemplates: new Table(state.record_templates),
+    }
+  },
+  // A client with records cannot be deleted (clients/rules.ts).
+  holdsClient: (team, client) => team.recordsByClient.get(client).length > 0,
+  // Its records go with everything that hangs off them (checks, reviews, documents), and its corrections.
+  dropClient(team, client) {
+    const held: number[] = []
+    for (const record of [...team.recordsByClient.get(client)]) {
+      for (const step of record.steps) {
+        if (step.check !== null) team.checks.delete(step.check)
+        for (const review of [...team.reviewsByStep.get(step.id)]) team.stepReviews.delete(review.id)
+      }
+      for (const document of [...team.documentsByRecord.get(record.id)]) {
+        held.push(...document.attachments)
+        team.recordDocuments.delete(document.id)
+      }
+      team.records.delete(record.id)
+    }
+    for (const correction of [...team.correctionsByClient.get(client)]) team.corrections.delete(correction.id)
+    return held
+  },
+})
