@@ -13,11 +13,10 @@ export interface PactFinding extends Violation {
 /**
  * The operation an interaction's path reaches. A path may be the service's (`/api/v2/clients/1`,
  * `/_mock/clock`) or relative to the API base (`/clients/1`), as a consumer whose base URL ends in
- * /api/v2 records it.
+ * /api/v2 records it; a path on no surface is tried relative to the API base.
  */
 export function matchInteraction(conformance: Conformance, method: string, path: string): OperationMatch | undefined {
-  const onSurface = Object.values(SURFACES).some(({ base }) => path === base || path.startsWith(`${base}/`))
-  return onSurface ? conformance.matchFullPath(method, path) : conformance.match(method, path, 'api')
+  return conformance.matchFullPath(method, path) ?? conformance.match(method, path, 'api')
 }
 
 /** What the service answers a request its operation does not accept: 422 for its fields, 400 for a body that is not JSON. */
