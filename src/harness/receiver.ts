@@ -15,6 +15,7 @@ export interface Delivery {
 
 interface Waiter {
   event: string
+  accepts: (delivery: Delivery) => boolean
   resolve: (delivery: Delivery | undefined) => void
 }
 
@@ -65,7 +66,7 @@ export class Receiver {
     const event = typeof body === 'object' && body !== null && typeof (body as { event?: unknown }).event === 'string' ? (body as { event: string }).event : undefined
     const delivery: Delivery = { headers, raw, body, event }
     const waiting = this.waiters.get(key) ?? []
-    const waiter = waiting.find((candidate) => candidate.event === event)
+    const waiter = waiting.find((candidate) => candidate.event === event && candidate.accepts(delivery))
     if (waiter) {
       waiting.splice(waiting.indexOf(waiter), 1)
       waiter.resolve(delivery)
@@ -76,16 +77,20 @@ export class Receiver {
     this.inbox.set(key, inbox)
   }
 
-  /** The next delivery of an event to a scenario's path, taken from those kept or awaited for `withinMs`. */
-  next(key: string, event: string, withinMs: number): Promise<Delivery | undefined> {
+  /**
+   * The first delivery of an event to a scenario's path that `accepts` takes, from those kept or
+   * awaited for `withinMs`; deliveries it passes over stay for later steps.
+   */
+  next(key: string, event: string, withinMs: number, accepts: (delivery: Delivery) => boolean = () => true): Promise<Delivery | undefined> {
     const inbox = this.inbox.get(key) ?? []
-    const index = inbox.findIndex((delivery) => delivery.event === event)
+    const index = inbox.findIndex((delivery) => delivery.event === event && accepts(delivery))
     if (index >= 0) return Promise.resolve(inbox.splice(index, 1)[0])
     return new Promise((resolve) => {
       const waiting = this.waiters.get(key) ?? []
       this.waiters.set(key, waiting)
       const waiter: Waiter = {
         event,
+        accepts,
         resolve: (delivery) => {
           clearTimeout(timer)
           resolve(delivery)
