@@ -1,6 +1,5 @@
 // The runner's webhook receiver: one server on 127.0.0.1 per run, one path per scenario, so a
 // scenario's receive steps see only the deliveries of webhooks it pointed at {{receiver.url}}.
-import { createHmac, timingSafeEqual } from 'node:crypto'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 
@@ -17,13 +16,6 @@ interface Waiter {
   event: string
   accepts: (delivery: Delivery) => boolean
   resolve: (delivery: Delivery | undefined) => void
-}
-
-/** Whether a signature header is the base64 HMAC-SHA256 of the raw body with the secret. */
-export function signatureMatches(raw: Buffer, secret: string, signature: string | undefined): boolean {
-  const expected = createHmac('sha256', secret).update(raw).digest()
-  const given = Buffer.from(signature ?? '', 'base64')
-  return given.length === expected.length && timingSafeEqual(given, expected)
 }
 
 export class Receiver {

@@ -8,7 +8,9 @@ import { extname, join } from 'node:path'
 import { loadContracts, type Contracts, type OperationContract } from '../contracts/load.ts'
 import type { Expect, Matcher, Poll, Role } from '../contracts/scenario.generated.ts'
 import { Conformance } from './conformance.ts'
-import { Receiver, signatureMatches, type Delivery } from './receiver.ts'
+// The check the package publishes for receivers (ivs-mock/webhooks): the runner trusts a delivery as a user's receiver would.
+import { verifySignature } from '../webhook-delivery/verify.js'
+import { Receiver, type Delivery } from './receiver.ts'
 import { defaultSamplesDir, loadScenarios, stepKind, stepOperationId, type ControlStep, type LoadedScenario, type OperationStep, type PathStep, type ReceiveStep, type Step } from './scenarios.ts'
 import { excerpt, interpolate, mismatch, valueAt, VariableError, type Variables } from './values.ts'
 
@@ -698,7 +700,7 @@ export class Runner {
     const text = delivery.raw.toString('utf8')
     stepReport.response = `${text.length > 500 ? `${text.slice(0, 500)}…` : text}`
     const secret = step.receive.secret === undefined ? undefined : (interpolate(step.receive.secret, variables) as string)
-    if (secret !== undefined && !signatureMatches(delivery.raw, secret, delivery.headers['x-svc-signature'])) {
+    if (secret !== undefined && !verifySignature(delivery.raw, delivery.headers['x-svc-signature'], secret)) {
       stepReport.failures.push(`header X-SVC-Signature: not the base64 HMAC-SHA256 of the body with the webhook's secret (got ${delivery.headers['x-svc-signature'] ?? 'none'})`)
     }
     const validate = this.contracts.schemaValidator('events/delivery')

@@ -1,5 +1,6 @@
 // Steps that follow what the API answered: a list walked through its links.next URL, and receive
-// steps that take the delivery their expectations match, passing over others of the same event.
+// steps that take the delivery their expectations match, passing over others of the same event, and
+// check its signature with the package's own receiver helper.
 import { afterEach, describe, expect, it } from 'vitest'
 import { runScenarios } from '../../src/harness/runner.ts'
 import { FIXTURES, startTarget, type Target } from './support.ts'
@@ -36,5 +37,13 @@ describe('a receive step', () => {
       ["the first client's delivery is still there", 'passed', []],
     ])
     expect([report.passed, report.failed]).toEqual([1, 0])
+  })
+
+  it('fails when the delivery is not signed with the secret it names', async () => {
+    const { report, steps } = await run('wrong-secret.yaml')
+    const [name, outcome, failures] = steps[2] as [string, string, string[]]
+    expect([name, outcome, failures.length]).toEqual(['the delivery, checked with the wrong secret', 'failed', 1])
+    expect(failures[0]).toMatch(/^header X-SVC-Signature: not the base64 HMAC-SHA256 of the body with the webhook's secret \(got [A-Za-z0-9+/]+=*\)$/)
+    expect(report.failed).toBe(1)
   })
 })
