@@ -8,7 +8,7 @@ export default tseslint.config(
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {
-      parserOptions: { projectService: { allowDefaultProject: ['eslint.config.js', '.dependency-cruiser.cjs', 'bin/*.js', 'src/webhook-delivery/verify.js'] }, tsconfigRootDir: import.meta.dirname },
+      parserOptions: { projectService: { allowDefaultProject: ['eslint.config.js', '.dependency-cruiser.cjs', 'bin/*.js', 'src/webhook-delivery/verify.js', 'examples/*/*.js'] }, tsconfigRootDir: import.meta.dirname },
     },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
@@ -22,8 +22,8 @@ export default tseslint.config(
     },
   },
   {
-    // The launcher and the receiver helper (ivs-mock/webhooks) are plain JavaScript that Node runs as it is, with Node's globals.
-    files: ['bin/*.js', 'src/webhook-delivery/verify.js'],
+    // The launcher, the receiver helper (ivs-mock/webhooks) and the JavaScript examples are plain JavaScript that Node runs as it is, with Node's globals.
+    files: ['bin/*.js', 'src/webhook-delivery/verify.js', 'examples/*/*.js'],
     languageOptions: { globals: globals.node },
   },
   {

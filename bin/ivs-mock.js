@@ -1,12 +1,17 @@
 #!/usr/bin/env node
-// Runs the bundle dist/main.js (npm run build; npm ci builds it through `prepare`). A stale bundle
-// never runs: when dist/main.js is missing or older than anything it is built or checked from, it
-// is rebuilt first, in this process, by the same build() as npm run build.
-import { readdirSync, statSync } from 'node:fs'
+// Runs the bundle dist/main.js (npm run build; npm ci builds it through `prepare`). In a checkout a
+// stale bundle never runs: when dist/main.js is missing or older than anything it is built or
+// checked from, it is rebuilt first, in this process, by the same build() as npm run build. An
+// installed package (npm pack ships dist/ built) or the Docker image runs its bundle as it is.
+import { existsSync, readdirSync, statSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 
 const root = fileURLToPath(new URL('../', import.meta.url))
 const BUNDLE = 'dist/main.js'
+// The bundle's entry point: only a checkout has it. An installed package has no sources to rebuild
+// from, and its files are dated when they were unpacked, not when they were built, so dates there
+// say nothing about staleness.
+const isCheckout = existsSync(`${root}src/main.ts`)
 // What the build reads: sources and dependencies are bundled; contracts and fixtures are checked.
 const INPUTS = ['src', 'contracts', 'fixtures', 'package.json', 'package-lock.json']
 const USAGE_ERROR = 2
@@ -19,10 +24,11 @@ function modified(path) {
 function staleness() {
   const built = modified(`${root}${BUNDLE}`)
   if (built === undefined) return `${BUNDLE} is missing`
+  if (!isCheckout) return undefined
   for (const input of INPUTS) {
     const path = `${root}${input}`
     const stats = statSync(path, { throwIfNoEntry: false })
-    // Only the published files are there in a package or an image: nothing to compare with.
+    // A checkout installed without a lock file has no package-lock.json: nothing to compare with.
     if (!stats) continue
     // A folder's own time changes when an entry is added, removed or renamed; a file's when it is edited.
     const entries = stats.isDirectory() ? readdirSync(path, { recursive: true, encoding: 'utf8' }).map((entry) => `${input}/${entry}`) : []
@@ -47,6 +53,10 @@ function missingBuildTools() {
 }
 
 const reason = staleness()
+if (reason && !isCheckout) {
+  console.error(`ivs-mock: ${reason}, and this install has no sources to build it from; install the package again.`)
+  process.exit(USAGE_ERROR)
+}
 if (reason) {
   const missing = missingBuildTools()
   if (missing.length > 0) {

@@ -285,7 +285,13 @@ export function buildCli(version: string): { program: Command; serve: Command; v
     .version(version)
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
-  const serve = program.command('serve', { isDefault: true }).description('start the mock server').exitOverride()
+  program.addHelpText(
+    'after',
+    `
+A bare ivs-mock serves: \`ivs-mock --port 4011\` is \`ivs-mock serve --port 4011\`.
+Run ivs-mock <command> --help (or ivs-mock help <command>) for a command's options.`,
+  )
+  const serve = program.command('serve', { isDefault: true }).description('start the mock server (the default command)').exitOverride()
   for (const option of serveOptions()) serve.addOption(option)
   serve.addHelpText(
     'after',
@@ -335,4 +341,24 @@ Example:
     .exitOverride()
   for (const command of [pactVerify, pactCheck]) command.addHelpText('after', '\nExit codes: 0 every interaction passed, 1 one failed (named, with where and why), 2 bad usage or an unreadable pact file.')
   return { program, serve, verify, proxy, pactVerify, pactCheck }
+}
+
+/**
+ * The one line for a command word the CLI does not know, or undefined. Commander would take an
+ * unknown word after a bare \`ivs-mock\` as an argument of serve, the default command, and answer
+ * "too many arguments for 'serve'"; a group (pact) has its own commands, checked the same way.
+ */
+export function unknownCommand(program: Command, args: readonly string[]): string | undefined {
+  let command = program
+  let name = program.name()
+  for (const word of args) {
+    if (word.startsWith('-') || command.commands.length === 0) return undefined
+    // Commander's own help command: \`help <command>\` names a command of the same level.
+    if (word === 'help') continue
+    const next = command.commands.find((sub) => sub.name() === word)
+    if (!next) return `${name}: unknown command '${word}' (commands: ${command.commands.map((sub) => sub.name()).join(', ')}; run with --help for usage)`
+    command = next
+    name = `${name} ${word}`
+  }
+  return undefined
 }

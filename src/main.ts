@@ -5,7 +5,7 @@ import { parseEnv } from 'node:util'
 import { serve as listen } from '@hono/node-server'
 import { CommanderError } from 'commander'
 import { API_BASE, CONTROL_BASE, createApp } from './app.ts'
-import { buildCli, serveOptions, toProxyConfig, toServeConfig, toVerifyConfig, type ProxyConfig, type ServeConfig } from './config.ts'
+import { buildCli, serveOptions, toProxyConfig, toServeConfig, toVerifyConfig, unknownCommand, type ProxyConfig, type ServeConfig } from './config.ts'
 import { runPactCheck, runPactVerify } from './harness/pact/cli.ts'
 import { Contracts } from './contracts/load.ts'
 import { createClock } from './kernel/clock.ts'
@@ -256,10 +256,9 @@ async function runProxy(config: ProxyConfig): Promise<void> {
 
 async function main(argv: string[]): Promise<void> {
   const { program, serve: serveCommand, verify: verifyCommand, proxy: proxyCommand, pactVerify: pactVerifyCommand, pactCheck: pactCheckCommand } = buildCli(packageJson.version)
-  const commands = program.commands.map((command) => command.name())
-  const first = argv[2]
-  if (first !== undefined && !first.startsWith('-') && !commands.includes(first)) {
-    console.error(`ivs-mock: unknown command '${first}' (commands: ${commands.join(', ')}; run with --help for usage)`)
+  const unknown = unknownCommand(program, argv.slice(2))
+  if (unknown) {
+    console.error(unknown)
     process.exit(USAGE_ERROR)
   }
   verifyCommand.action(async (options: Record<string, unknown>) => {

@@ -5,11 +5,11 @@ import type { Services, TeamContext } from '../context.ts'
 import { SURFACES } from '../contracts/load.ts'
 import { toTimestamp } from '../kernel/clock.ts'
 import { NO_EXPAND } from '../kernel/expand.ts'
-import { completeRecord, type Submission } from '../lifecycle/engine.ts'
+import { completeRecord, completeStep, type Submission } from '../lifecycle/engine.ts'
 import { JOBS } from '../lifecycle/schedule.ts'
 import { archiveClient, unarchiveClient, type ClientRow } from '../resources/clients/index.ts'
 import { presentCorrection, proposeCorrection } from '../resources/corrections/index.ts'
-import { presentRecord, recordStatus, type RecordRow } from '../resources/records/index.ts'
+import { presentRecord, recordStatus, type RecordRow, type StepRow } from '../resources/records/index.ts'
 import { invalid, notFound } from '../kernel/errors.ts'
 import type { Routes } from '../kernel/operation.ts'
 import { ROLES, type Role } from '../kernel/roles.ts'
@@ -42,6 +42,14 @@ function findRecord(services: Services, params: { id: number }): TeamContext & {
     if (record) return { ...services, team, record }
   }
   throw notFound('Record')
+}
+
+/** A step of the record the path names; a step of another record is not found. */
+function findRecordStep(services: Services, params: { id: number; stepId: number }): TeamContext & { record: RecordRow; step: StepRow } {
+  const found = findRecord(services, params)
+  const step = found.record.steps.find((row) => row.id === params.stepId)
+  if (!step) throw notFound('Step')
+  return { ...found, step }
 }
 
 /** Client ids are unique across teams, like record ids. */
@@ -166,6 +174,12 @@ export function controlRoutes(routes: ControlRoutes): void {
       submissions.set(step.id, { ...(outcome && { outcome }), ...(body.delay_seconds !== undefined && { delaySeconds: body.delay_seconds }) })
     }
     completeRecord(ctx, record, submissions)
+    return presentRecord(ctx, record, NO_EXPAND, baseUrl)
+  })
+
+  routes.handle('control.records.steps.complete', { find: findRecordStep }, ({ found, body, baseUrl }) => {
+    const { record, step, ...ctx } = found
+    completeStep(ctx, record, step, { ...(body.outcome && { outcome: body.outcome }), ...(body.delay_seconds !== undefined && { delaySeconds: body.delay_seconds }) })
     return presentRecord(ctx, record, NO_EXPAND, baseUrl)
   })
 

@@ -1,7 +1,7 @@
 // The verification lifecycle, top to bottom. A record is created by the API (records/service.ts)
 // with its expiry and reminders scheduled (schedule.ts). Then:
-//   1. The client completes steps (submitStep; the control API's complete does it for every open
-//      step). A check step's check becomes submitted, with its outcome decided (outcomes.ts).
+//   1. The client completes steps (submitStep; the control API completes one step, or every open
+//      step at once). A check step's check becomes submitted, with its outcome decided (outcomes.ts).
 //   2. After the processing delay on the mock's clock (--check-delay), the check returns: its
 //      status follows the outcome and it gets a response.
 //   3. Every 2 days while the record has reminders and is open, a reminder is recorded.
@@ -49,17 +49,35 @@ export function submitStep(ctx: TeamContext, record: RecordRow, step: StepRow, s
   ctx.scheduler.schedule(JOBS.checkResult, ctx.team.id, check.id, new Date(ctx.clock.now().getTime() + delay))
 }
 
+/** The 422 when the record's client can no longer complete steps: the record is archived or expired. */
+function assertClientCanComplete(record: RecordRow, now: string): void {
+  if (record.archived_at !== null) throw invalidBody('The record is archived: its client can no longer complete steps.')
+  if (isExpired(record, now)) throw invalidBody('The record has expired: its client can no longer complete steps.')
+}
+
 /**
  * What the control API's complete does: the client completes every open step at once, with an
  * outcome per step where one is forced. A record that is archived, expired or done is a 422.
  */
 export function completeRecord(ctx: TeamContext, record: RecordRow, submissions: ReadonlyMap<number, Submission> = new Map()): void {
   const now = ctx.clock.timestamp()
-  if (record.archived_at !== null) throw invalidBody('The record is archived: its client can no longer complete steps.')
-  if (isExpired(record, now)) throw invalidBody('The record has expired: its client can no longer complete steps.')
+  assertClientCanComplete(record, now)
   if (!isOpen(record, now)) throw invalidBody('Every step of the record is already complete.')
   for (const step of record.steps) submitStep(ctx, record, step, submissions.get(step.id))
   stopReminders(ctx, record)
+  recordChanged(ctx, record)
+}
+
+/**
+ * What the control API's step complete does: the client completes one step, as completeRecord
+ * does each; the reminders stop with the last open step. A step already done is a 422.
+ */
+export function completeStep(ctx: TeamContext, record: RecordRow, step: StepRow, submission: Submission = {}): void {
+  const now = ctx.clock.timestamp()
+  assertClientCanComplete(record, now)
+  if (step.completed_at !== null) throw invalidBody('The step is already complete.')
+  submitStep(ctx, record, step, submission)
+  if (!isOpen(record, now)) stopReminders(ctx, record)
   recordChanged(ctx, record)
 }
 

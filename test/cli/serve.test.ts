@@ -1,6 +1,6 @@
 // The CLI as users run it: a real process, real flags and environment, a real socket on 127.0.0.1.
 import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -147,6 +147,19 @@ describe('ivs-mock serve', () => {
       await rm(dir, { recursive: true, force: true })
     }
   })
+
+  it('makes the folders of a --data file that do not exist yet', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ivs-mock-cli-'))
+    try {
+      const file = join(dir, 'not', 'yet', 'state.json')
+      const server = await start(['--port', '0', '--data', file])
+      expect(server.output).toContain(`${file} (seeded)`)
+      expect(await server.stop()).toBe(0)
+      expect(JSON.parse(await readFile(file, 'utf8'))).toMatchObject({ seed: 20260601 })
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
 })
 
 describe('ivs-mock command line errors', () => {
@@ -157,6 +170,19 @@ describe('ivs-mock command line errors', () => {
     for (const text of ['--port', 'env: PORT', '--host', 'env: IVS_HOST', '--seed', '--data', '--record-expiry-days', '--rate-limit', '--rate-limit-window', '--clock', '--cors']) {
       expect(help).toContain(text)
     }
+  })
+
+  it('lists every command in the help, says a bare ivs-mock serves, and gives a command\'s help with help <command>', async () => {
+    const { code, stdout } = await run(['--help'])
+    expect(code).toBe(0)
+    const commands = [...stdout.matchAll(/^ {2}([a-z]+)\b/gm)].map((match) => match[1])
+    expect(commands).toEqual(['serve', 'verify', 'proxy', 'pact', 'help'])
+    expect(stdout).toContain('serve [options]   start the mock server (the default command)')
+    expect(stdout).toContain('A bare ivs-mock serves: `ivs-mock --port 4011` is `ivs-mock serve --port 4011`.')
+    expect(await run(['help'])).toEqual({ code: 0, stdout, stderr: '' })
+    const serveHelp = await run(['help', 'serve'])
+    expect(serveHelp.code).toBe(0)
+    expect(serveHelp.stdout).toContain('Usage: ivs-mock serve [options]')
   })
 
   it('prints the version and exits 0', async () => {
@@ -174,6 +200,9 @@ describe('ivs-mock command line errors', () => {
     [['serve', '--clock', 'yesterday'], {}, 'expected an ISO 8601 date or date-time'],
     [['serve', '--cors', 'maybe'], {}, 'expected true or false.'],
     [['serve', 'extra'], {}, 'too many arguments'],
+    [['bogus'], {}, "ivs-mock: unknown command 'bogus' (commands: serve, verify, proxy, pact; run with --help for usage)\n"],
+    [['help', 'bogus'], {}, "ivs-mock: unknown command 'bogus' (commands: serve, verify, proxy, pact; run with --help for usage)\n"],
+    [['pact', 'bogus'], {}, "ivs-mock pact: unknown command 'bogus' (commands: verify, check; run with --help for usage)\n"],
   ])('%j %j exits 2 with a clear message', async (args, env, message) => {
     const { code, stderr } = await run(args, env)
     expect(code).toBe(2)
@@ -188,6 +217,19 @@ describe('ivs-mock command line errors', () => {
       const { code, stderr } = await run(['serve', '--port', '0', '--data', file])
       expect(code).toBe(2)
       expect(stderr).toContain('delete it to start from the seeded world')
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+
+  it('refuses a data file whose folder cannot be made with exit 2 in one line', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ivs-mock-cli-'))
+    try {
+      const inTheWay = join(dir, 'not-a-folder')
+      await writeFile(inTheWay, '')
+      const file = join(inTheWay, 'state', 'mock.json')
+      const { code, stdout, stderr } = await run(['serve', '--port', '0', '--data', file])
+      expect({ code, stdout, stderr }).toEqual({ code: 2, stdout: '', stderr: `ivs-mock: cannot create the folder ${join(inTheWay, 'state')} for data file ${file}: ENOTDIR\n` })
     } finally {
       await rm(dir, { recursive: true, force: true })
     }

@@ -1,12 +1,15 @@
 // The README is part of the product: its token table, options table and coverage count must say
-// what the code does.
-import { readFileSync } from 'node:fs'
+// what the code does, its examples must be the ones the tests run, and it stands alone: a reader
+// of the npm package or a clone has no file outside the repository.
+import { existsSync, readFileSync } from 'node:fs'
+import { relative, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { CONTROL_BASE } from '../../src/app.ts'
 import { serveOptions } from '../../src/config.ts'
 import { seedWorld } from '../../src/seed/index.ts'
 import { contracts, fixture } from '../support/contracts.ts'
 import { servedOperations } from '../support/served.ts'
+import { projectRoot } from '../../src/paths.ts'
 
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
 
@@ -58,6 +61,25 @@ describe('README', () => {
     const count = servedOperations().filter((op) => op.surface === 'api').length
     expect(readme).toContain(`**${count} of ${api.length} contract operations are served**`)
     expect(readme).toContain(`(${count} of the ${api.length} operations in \`contracts/operations/\``)
+  })
+
+  it('names no file outside the repository: the project notes it was written from are not shipped', () => {
+    for (const outside of ['../shared', 'FACTS.md', 'DESIGN.md']) expect(readme.split(outside).length - 1, outside).toBe(0)
+  })
+
+  it('links only to files that exist in the repository', () => {
+    const targets = [...readme.matchAll(/\]\(([^)\s]+)\)/g)].map((match) => match[1] as string).filter((target) => !/^(#|https?:)/.test(target))
+    expect(targets.length).toBeGreaterThan(0)
+    for (const target of targets) {
+      const path = resolve(projectRoot, target.split('#')[0] as string)
+      expect(relative(projectRoot, path).startsWith('..'), target).toBe(false)
+      expect(existsSync(path), target).toBe(true)
+    }
+  })
+
+  it('shows the webhook receiver that the package test runs, line for line', () => {
+    const receiver = readFileSync(new URL('../../examples/webhook-receiver/receiver.js', import.meta.url), 'utf8')
+    expect(readme).toContain(`\`\`\`js\n${receiver}\`\`\`\n`)
   })
 
   it('lists every control operation', () => {

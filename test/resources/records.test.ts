@@ -548,6 +548,99 @@ describe('the lifecycle on the clock', () => {
   })
 })
 
+describe('POST /_mock/records/{id}/steps/{stepId}/complete', () => {
+  it('completes one step: its check is submitted with the outcome and delay asked for, the other steps wait', async () => {
+    const { mock, team, api, client } = await teamWithClient()
+    const record = await createRecord(team, { client: client.id, steps: [IDENTITY, WATCHLIST], notification: false })
+    const [identity, watchlist] = record.steps
+    mock.events.length = 0
+    const res = await mock.control.post(`/records/${record.id}/steps/${identity.id}/complete`, { outcome: 'consider', delay_seconds: 30 })
+    expect(res.status, res.text).toBe(200)
+    expect(res.body).toEqual((await api.get(`/records/${record.id}`)).body)
+    expect(res.body).toMatchObject({ id: record.id, status: 'waiting', updated_at: NOW, perform_url: expect.stringMatching(PERFORM_URL) })
+    expect(res.body.steps.map((step: { completed_at: string | null }) => step.completed_at)).toEqual([NOW, null])
+    expect(team.team.checks.get(identity.check)).toMatchObject({ status: 'submitted', outcome: 'consider', submitted_at: NOW })
+    expect(team.team.checks.get(watchlist.check)).toMatchObject({ status: 'pending', submitted_at: null })
+    expect((await mock.control.get(`/records/${record.id}`)).body.jobs).toEqual([
+      { kind: 'check.result', due_at: at(0.5), check: identity.check },
+      { kind: 'record.expiry', due_at: at(30 * 24 * 60), check: null },
+    ])
+    expect(mock.events.map((event) => [event.type, event.subjects.record])).toEqual([['record.updated', record.id]])
+
+    await mock.control.post('/clock/advance', { seconds: 30 })
+    expect(team.team.checks.get(identity.check)?.status).toBe('accepted')
+    expect((await api.get(`/records/${record.id}`)).body.status).toBe('started')
+
+    const last = await mock.control.post(`/records/${record.id}/steps/${watchlist.id}/complete`)
+    expect(last.status, last.text).toBe(200)
+    expect(last.body).toMatchObject({ status: 'waiting', perform_url: false })
+    await mock.control.post('/clock/advance', { seconds: 60 })
+    expect((await api.get(`/records/${record.id}`)).body.status).toBe('complete')
+    expect(eventNames(mock)).toEqual(['record.updated', 'record.updated', 'record.updated', 'record.updated', 'record.finished'])
+  })
+
+  it('answers and publishes as the whole complete does when the step is the last one', async () => {
+    const single = async (complete: (mock: TestMock, record: { id: number; steps: Array<{ id: number }> }) => Promise<{ status: number; body: unknown }>) => {
+      const { mock, team, api, client } = await teamWithClient()
+      const record = await createRecord(team, { client: client.id, steps: [{ type: 'document.request', preferences: { title: 'Payslip', instructions: 'Latest.' } }], notification: false })
+      mock.events.length = 0
+      const res = await complete(mock, record)
+      return { status: res.status, body: res.body, events: mock.events.map((event) => ({ type: event.type, subjects: event.subjects })), after: (await api.get(`/records/${record.id}`)).body }
+    }
+    const oneStep = await single((mock, record) => mock.control.post(`/records/${record.id}/steps/${record.steps[0]?.id}/complete`, {}))
+    const everyStep = await single((mock, record) => mock.control.post(`/records/${record.id}/complete`, {}))
+    expect(oneStep.status).toBe(200)
+    expect(oneStep.body).toMatchObject({ status: 'complete', perform_url: false })
+    expect(oneStep.events.map((event) => event.type)).toEqual(['record.updated', 'record.finished'])
+    expect(oneStep).toEqual(everyStep)
+  })
+
+  it('keeps the reminders while steps are left and stops them with the last one', async () => {
+    const { mock, team, client } = await teamWithClient()
+    const record = await createRecord(team, { client: client.id, steps: [IDENTITY, WATCHLIST], notification: 'email', reminder: true })
+    const row = team.team.records.get(record.id)
+    await mock.control.post(`/records/${record.id}/steps/${record.steps[0].id}/complete`, {})
+    await mock.control.post('/clock/advance', { seconds: 3 * 86_400 })
+    expect(row?.emails).toEqual([
+      { kind: 'new_request', sent_at: NOW },
+      { kind: 'reminder', sent_at: at(2 * 24 * 60) },
+    ])
+    await mock.control.post(`/records/${record.id}/steps/${record.steps[1].id}/complete`, {})
+    await mock.control.post('/clock/advance', { seconds: 10 * 86_400 })
+    expect(row?.emails).toHaveLength(2)
+  })
+
+  it('refuses an unknown record or step (404), a step done, an archived or expired record and a bad outcome (422)', async () => {
+    const { mock, team, api, client } = await teamWithClient()
+    const record = await createRecord(team, { client: client.id, steps: [IDENTITY, WATCHLIST], notification: false })
+    const other = await createRecord(team, { client: client.id, steps: [IDENTITY], notification: false })
+    const [identity, watchlist] = record.steps
+    const complete = (recordId: number, stepId: number, body: Record<string, unknown> = {}) => mock.control.post(`/records/${recordId}/steps/${stepId}/complete`, body)
+
+    const noRecord = await complete(987654, identity.id)
+    expect([noRecord.status, noRecord.body]).toEqual([404, { error: 'Record not found' }])
+    for (const stepId of [987654, other.steps[0].id]) {
+      const noStep = await complete(record.id, stepId)
+      expect([noStep.status, noStep.body]).toEqual([404, { error: 'Step not found' }])
+    }
+    const bad = await complete(record.id, identity.id, { outcome: 'maybe', delay_seconds: -1 })
+    expect([bad.status, bad.body]).toEqual([422, { outcome: ['The selected outcome is invalid.'], delay_seconds: ['The delay seconds field must be at least 0.'] }])
+
+    expect((await complete(record.id, identity.id)).status).toBe(200)
+    const twice = await complete(record.id, identity.id)
+    expect([twice.status, twice.body]).toEqual([422, { errors: ['The step is already complete.'] }])
+
+    await api.patch(`/records/${record.id}`, { is_archived: true })
+    const archived = await complete(record.id, watchlist.id)
+    expect([archived.status, archived.body]).toEqual([422, { errors: ['The record is archived: its client can no longer complete steps.'] }])
+    await api.patch(`/records/${record.id}`, { is_archived: false })
+    await api.post(`/records/${record.id}/expire`)
+    const expired = await complete(record.id, watchlist.id)
+    expect([expired.status, expired.body]).toEqual([422, { errors: ['The record has expired: its client can no longer complete steps.'] }])
+    expect(team.team.records.get(record.id)?.steps.map((step) => step.completed_at)).toEqual([NOW, null])
+  })
+})
+
 describe('POST /_mock/records/{id}/corrections', () => {
   it('proposes a name correction as the client would: the record awaits a decision (amendments) until the team decides', async () => {
     const { mock, team, api, client } = await teamWithClient()

@@ -1,4 +1,4 @@
-// A CLI run to completion as a real child process, for the tests of bin/ivs-mock.js.
+// CLI runs to completion as real child processes, for the tests of bin/ivs-mock.js and the package.
 import { spawn, type ChildProcess } from 'node:child_process'
 
 export interface Finished {
@@ -7,17 +7,23 @@ export interface Finished {
   stderr: string
 }
 
-/**
- * Runs `node <script> ...args` until it exits, collecting its output; killed and rejected after
- * `limitMs`. `started` sees the child at once (to kill it when a test ends early).
- */
-export function runToExit(
-  script: string,
-  args: string[],
-  options: { env?: NodeJS.ProcessEnv; limitMs: number; started?: (child: ChildProcess) => void },
-): Promise<Finished> {
+export interface RunOptions {
+  env?: NodeJS.ProcessEnv
+  cwd?: string
+  limitMs: number
+  /** Sees the child at once (to kill it when a test ends early). */
+  started?: (child: ChildProcess) => void
+}
+
+/** Runs `node <script> ...args` until it exits, collecting its output; killed and rejected after `limitMs`. */
+export function runToExit(script: string, args: string[], options: RunOptions): Promise<Finished> {
+  return runCommand(process.execPath, [script, ...args], options)
+}
+
+/** Runs a program (npm, npx) until it exits, collecting its output; killed and rejected after `limitMs`. */
+export function runCommand(command: string, args: string[], options: RunOptions): Promise<Finished> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script, ...args], { env: options.env ?? process.env })
+    const child = spawn(command, args, { env: options.env ?? process.env, ...(options.cwd !== undefined && { cwd: options.cwd }) })
     options.started?.(child)
     let stdout = ''
     let stderr = ''
@@ -25,8 +31,12 @@ export function runToExit(
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
     const timer = setTimeout(() => {
       child.kill('SIGKILL')
-      reject(new Error(`${script} ${args.join(' ')} did not exit within ${options.limitMs} ms: ${stderr}`))
+      reject(new Error(`${command} ${args.join(' ')} did not exit within ${options.limitMs} ms: ${stderr}`))
     }, options.limitMs)
+    child.on('error', (error) => {
+      clearTimeout(timer)
+      reject(error)
+    })
     child.on('exit', (code) => {
       clearTimeout(timer)
       resolve({ code, stdout, stderr })
