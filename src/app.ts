@@ -8,6 +8,7 @@ import type { Contracts } from './contracts/load.ts'
 import { SURFACES, type Surface } from './contracts/load.ts'
 import { buildOpenApi } from './contracts/openapi.ts'
 import { journalRoutes } from './control/journal.ts'
+import { eventsRoutes } from './control/events.ts'
 import { faultsRoutes } from './control/faults.ts'
 import { controlRoutes } from './control/routes.ts'
 import { bearerToken, identifier } from './kernel/auth.ts'
@@ -194,6 +195,7 @@ export function createApp(options: AppOptions): Hono<KernelEnv<RequestContext>> 
   controlRoutes(controlApi)
   journalRoutes(controlApi, journal)
   faultsRoutes(controlApi, faults)
+  eventsRoutes(controlApi)
   oauthControlRoutes(controlApi)
   const control = new Hono<KernelEnv<Services>>()
   control.use('*', async (c, next) => {
