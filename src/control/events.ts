@@ -8,7 +8,8 @@ import type { ValidationErrors } from '../kernel/errors.ts'
 import type { Role } from '../kernel/roles.ts'
 import { createCase } from '../resources/cases/index.ts'
 import { createClient } from '../resources/clients/index.ts'
-import { createRecord } from '../resources/record-creation/index.ts'
+import { createRecord, creditBalance } from '../resources/record-creation/index.ts'
+import { prepareSteps } from '../resources/steps/index.ts'
 import type { WebhookDeliveryRow } from '../resources/webhooks/index.ts'
 import { seededFaker } from '../seed/generate.ts'
 import type { MemberRow } from '../store/identity.ts'
@@ -34,6 +35,9 @@ const DOCUMENT_REQUEST: StepInputJson = {
   type: 'document.request',
   preferences: { title: 'Proof of address', instructions: 'Upload a utility bill or bank statement from the last three months showing your name and address.' },
 }
+
+/** A watchlist step with every default: what a record made for watchlist.updated asks for (and pays). */
+const WATCHLIST: StepInputJson = { type: 'check.watchlist' }
 
 /** The ids an event's delivery data links to, as the services that publish it name them. */
 function subjectsOf(team: Team, kind: Kind, id: number | string): MockEventSubjectsJson | undefined {
@@ -75,6 +79,12 @@ function eventErrors(services: Services, input: MockEventCreateJson, passed: (ke
   if (named !== undefined && passed(kind) && !subjectsOf(team, kind, named)) errors[kind] = [`The selected ${kind} is invalid.`]
   if (kind === 'case' && !team.row.cases_enabled) errors.event = [`Team ${team.id} has no cases (a legacy team), so it has no case events.`]
   if (kind === 'form' && named === undefined && !firstFormTemplate(team)) errors.event = [`Team ${team.id} has no enabled form template to make a form from: name a form.`]
+  if (kind === 'check' && named === undefined) {
+    // Checked before anything is made, so a refused request makes nothing.
+    const [step] = prepareSteps({ team }, [WATCHLIST] as const)
+    const [cost, balance] = [step.cost, creditBalance({ ...services, team })]
+    if (cost > balance) errors.event = [`Team ${team.id} has ${balance} credits and a watchlist step costs ${cost}: name a watchlist check.`]
+  }
   return errors
 }
 
@@ -106,7 +116,7 @@ function make(ctx: RequestContext, kind: Kind): MockEventSubjectsJson {
   const step: StepInputJson = template
     ? { type: 'form', preferences: { form: template.reference } }
     : kind === 'check'
-      ? { type: 'check.watchlist' }
+      ? WATCHLIST
       : DOCUMENT_REQUEST
   const record = createRecord(ctx, { client: client.id, steps: [step], notification: false } satisfies RecordCreateJson)
   const made = record.steps[0]

@@ -175,6 +175,19 @@ describe('the control contract', () => {
     expect(mock.events.length).toBe(before)
   })
 
+  it('refuses to make a watchlist check the team cannot pay for, and makes nothing', async () => {
+    const mock = webhookMock()
+    const team = mock.newTeam()
+    // The team's support spends its opening credits but 2, as a manual correction would.
+    const balance = team.team.credits.all().reduce((sum, entry) => sum + entry.credits, 0)
+    team.team.credits.insert({ id: mock.store.nextId('credit'), credits: 2 - balance, reason: 'Manual correction', causer: null, created_at: NOW })
+    const before = mock.events.length
+    const res = await mock.control.post('/events', { team: team.team.id, event: 'watchlist.updated' })
+    expect([res.status, res.body]).toEqual([422, { event: [`Team ${team.team.id} has 2 credits and a watchlist step costs 3: name a watchlist check.`] }])
+    expect(mock.events.length).toBe(before)
+    expect(team.team.clients.all()).toEqual([])
+  })
+
   it('refuses a watchlist.updated for a check that is not a watchlist check', async () => {
     const mock = webhookMock()
     const team = mock.newTeam()
