@@ -1,5 +1,6 @@
 // Composition root: the only place that wires state, kernel and resources into one Hono app.
 // The app is a plain fetch handler: main.ts serves it on a socket, tests call app.request().
+import { setTimeout as sleep } from 'node:timers/promises'
 import { Hono, type Context } from 'hono'
 import { cors } from 'hono/cors'
 import type { AppRoutes, RequestContext, Services } from './context.ts'
@@ -7,10 +8,13 @@ import type { Contracts } from './contracts/load.ts'
 import { SURFACES, type Surface } from './contracts/load.ts'
 import { buildOpenApi } from './contracts/openapi.ts'
 import { journalRoutes } from './control/journal.ts'
+import { eventsRoutes } from './control/events.ts'
+import { faultsRoutes } from './control/faults.ts'
 import { controlRoutes } from './control/routes.ts'
 import { bearerToken, identifier } from './kernel/auth.ts'
 import type { KernelEnv } from './kernel/env.ts'
 import { HtmlError, HttpError, routeNotFound, serverError } from './kernel/errors.ts'
+import { ConnectionDropped, dropConnection, Faults, latencyDraw, type Latency } from './kernel/faults.ts'
 import { DEFAULT_JOURNAL_SIZE, Journal, type Exchange } from './kernel/journal.ts'
 import { Routes } from './kernel/operation.ts'
 import { RateLimiter, rateLimiting } from './kernel/rate-limit.ts'
@@ -61,6 +65,8 @@ export interface AppOptions extends Services {
   version?: string
   /** API exchanges the journal keeps per team (DEFAULT_JOURNAL_SIZE by default); 0 keeps none. */
   journalSize?: number
+  /** Real time every API answer is held (serve --latency); none by default. */
+  latency?: Latency
 }
 
 const RESOURCE_ROUTES = [
@@ -108,10 +114,13 @@ export function createApp(options: AppOptions): Hono<KernelEnv<RequestContext>> 
     behaviour: options.behaviour,
     webhooks: options.webhooks,
   }
+  const faults = new Faults(contracts, { nowMs: () => clock.now().getTime(), rateLimit: options.rateLimit })
   const routes = new Routes<RequestContext>(contracts, {
     base: API_BASE,
     // Read-only members get 403 on every write (FACTS.md "Roles"); their own profile is theirs to change.
     mayWrite: (ctx, op) => USER_OWN_WRITES.has(op.id) || canWrite(ctx.member.role),
+    // Faults apply to the caller's team once it is identified and counted, before the operation looks anything up.
+    intercept: (c, ctx, op) => faults.intercept(c, ctx.team.id, op),
   })
   for (const register of RESOURCE_ROUTES) register(routes)
 
@@ -145,6 +154,7 @@ export function createApp(options: AppOptions): Hono<KernelEnv<RequestContext>> 
       body: undefined,
       problems: status === 422 ? error?.body : undefined,
       reason: error?.reason,
+      fault: c.get('fault')?.description,
     }
     if (status === 401) {
       const token = bearerToken(c.req.header('Authorization'))
@@ -155,17 +165,13 @@ export function createApp(options: AppOptions): Hono<KernelEnv<RequestContext>> 
     // The gate has read a JSON body by now, and Hono keeps what it read.
     journal.record(exchange, op?.body !== undefined ? (c.req.bodyCache.text as Promise<string> | undefined) : undefined)
   }
-  // Whatever fell due on the clock happens before the request sees the state. The journal keeps
-  // every answer, the 429 thrown here included.
+  const latency = latencyDraw(options.latency)
+  // Whatever fell due on the clock happens before the request sees the state. The answer is held
+  // for a fault's delay and --latency (the journal's duration includes it), and the journal keeps
+  // every answer, the 429 thrown here included. A fault that drops the connection does so last.
   api.use('*', async (c, next) => {
-    if (!journal.enabled) {
-      options.scheduler.runDue()
-      identify(c)
-      limit(c)
-      return next()
-    }
-    const started = performance.now()
-    const atMs = clock.now().getTime()
+    const started = journal.enabled ? performance.now() : 0
+    const atMs = journal.enabled ? clock.now().getTime() : 0
     let thrown: unknown
     try {
       options.scheduler.runDue()
@@ -176,14 +182,20 @@ export function createApp(options: AppOptions): Hono<KernelEnv<RequestContext>> 
       thrown = error
       throw error
     } finally {
-      keep(c, atMs, started, thrown)
+      const delay = (c.get('fault')?.delayMs ?? 0) + latency()
+      if (delay > 0) await sleep(delay)
+      if (journal.enabled) keep(c, atMs, started, thrown)
     }
+    const fault = c.get('fault')
+    if (fault?.drop) dropConnection(c, fault.description)
   })
 
   // The control API has no caller: every request acts with the mock's services.
   const controlApi = new Routes<Services>(contracts, { base: CONTROL_BASE })
   controlRoutes(controlApi)
   journalRoutes(controlApi, journal)
+  faultsRoutes(controlApi, faults)
+  eventsRoutes(controlApi)
   oauthControlRoutes(controlApi)
   const control = new Hono<KernelEnv<Services>>()
   control.use('*', async (c, next) => {
@@ -235,6 +247,8 @@ export function createApp(options: AppOptions): Hono<KernelEnv<RequestContext>> 
   app.route(OAUTH_BASE, oauthEndpoints)
   app.notFound((c) => json(c, routeNotFound().body, 404))
   app.onError((error, c) => {
+    // In process, a dropped connection is the caller's fetch rejecting (a socket is already closed).
+    if (error instanceof ConnectionDropped) throw error
     const known = error instanceof HttpError ? error : undefined
     if (!known) console.error(error)
     if (known instanceof HtmlError) return html(c, known.page, known.status, known.headers)

@@ -3,6 +3,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander'
 import { describeStates, ROLE_PARAM } from './harness/pact/states.ts'
 import { TOKEN_ROLES } from './harness/runner.ts'
+import type { Latency } from './kernel/faults.ts'
 import { DEFAULT_JOURNAL_SIZE } from './kernel/journal.ts'
 import { DEFAULT_SCAN_DELAY_SECONDS } from './lifecycle/schedule.ts'
 
@@ -19,6 +20,7 @@ export interface ServeConfig {
   clock: Date | undefined
   cors: boolean
   journalSize: number
+  latency: Latency | undefined
 }
 
 export const DEFAULT_PORT = 4010
@@ -40,6 +42,19 @@ function timestamp(value: string): Date {
     throw new InvalidArgumentError('expected an ISO 8601 date or date-time, e.g. 2026-06-01 or 2026-06-01T09:00:00Z.')
   }
   return parsed
+}
+
+/** The longest --latency: ten minutes, well past any client's timeout. */
+const MAX_LATENCY_MS = 600_000
+
+/** --latency: '250' or '100-500' (milliseconds). */
+function latencyRange(value: string): Latency {
+  const match = /^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$/.exec(value)
+  const [minMs, maxMs] = [Number(match?.[1]), Number(match?.[2] ?? match?.[1])]
+  if (!match || minMs > MAX_LATENCY_MS || maxMs > MAX_LATENCY_MS || minMs > maxMs) {
+    throw new InvalidArgumentError(`expected milliseconds from 0 to ${MAX_LATENCY_MS}, or a range min-max with min <= max, e.g. 250 or 100-500.`)
+  }
+  return { minMs, maxMs }
 }
 
 function nonEmpty(name: string) {
@@ -108,6 +123,9 @@ export function serveOptions(): Option[] {
       .env('IVS_JOURNAL_SIZE')
       .default(DEFAULT_JOURNAL_SIZE)
       .argParser(integer('the journal size', 0, 1_000_000)),
+    new Option('--latency <ms|min-max>', 'hold every /api/v2 answer this long in real time: milliseconds, or a range drawn at random for each answer')
+      .env('IVS_LATENCY')
+      .argParser(latencyRange),
   ]
 }
 
@@ -125,6 +143,7 @@ export function toServeConfig(options: Record<string, unknown>): ServeConfig {
     clock: options.clock as Date | undefined,
     cors: options.cors as boolean,
     journalSize: options.journalSize as number,
+    latency: options.latency as Latency | undefined,
   }
 }
 

@@ -195,7 +195,8 @@ export class Contracts {
 
   private addOperations(surface: Surface, file: string, content: OperationFile): void {
     const { folder, authenticated, validationErrors } = SURFACES[surface]
-    const resource = file.replace(/\.json$/, '')
+    // teams.json, or teams.<topic>.json for a topic that deserves its own file (teams.faults.json).
+    const resource = file.replace(/\.json$/, '').split('.')[0]
     for (const [id, raw] of Object.entries(content.operations)) {
       if (this.operations.has(id)) throw new Error(`contracts: operationId ${id} is defined twice`)
       const op: OperationContract = {
@@ -211,7 +212,7 @@ export class Contracts {
       }
       const firstSegment = op.path.split('/')[1]
       if (firstSegment !== resource) {
-        throw new Error(`contracts: ${id} (${op.path}) belongs in ${folder}/${firstSegment}.json, not ${file}`)
+        throw new Error(`contracts: ${id} (${op.path}) belongs in ${folder}/${firstSegment}.json (or ${firstSegment}.<topic>.json), not ${file}`)
       }
       for (const name of op.pathParams) {
         if (!this.parameters[name]) throw new Error(`contracts: ${id} uses path parameter {${name}} missing from parameters.json`)

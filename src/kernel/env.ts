@@ -5,7 +5,7 @@ import type { OperationContract } from '../contracts/load.ts'
 export interface KernelEnv<P> {
   Bindings: {
     /** Set by @hono/node-server; absent under app.request(). */
-    incoming?: { socket?: { remoteAddress?: string } }
+    incoming?: { socket?: { remoteAddress?: string; destroy(): void } }
   }
   Variables: {
     /** Who the bearer token belongs to, when it is valid. */
@@ -14,5 +14,15 @@ export interface KernelEnv<P> {
     responseHeaders: Record<string, string> | undefined
     /** The operation the request reached, set by its gate (the journal reads it). */
     operation: OperationContract | undefined
+    /** The fault that applied to the request, set by the gate (kernel/faults.ts). */
+    fault: AppliedFault | undefined
   }
+}
+
+/** A fault as it applied to one request: what the app does after the gate (hold the answer, drop the connection) and what the journal says. */
+export interface AppliedFault {
+  delayMs: number
+  drop: boolean
+  /** For the journal: which fault, and what it did. */
+  description: string
 }

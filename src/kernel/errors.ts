@@ -66,7 +66,7 @@ export class HtmlError extends HttpError {
 }
 
 /** nginx's own error page, line for line. */
-const nginxPage = (title: string) =>
+export const nginxPage = (title: string) =>
   `<html>\r\n<head><title>${title}</title></head>\r\n<body>\r\n<center><h1>${title}</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n`
 
 /**

@@ -32,6 +32,8 @@ export interface Exchange {
   problems: Record<string, unknown> | undefined
   /** Why a 401 or 403 was answered. */
   reason: string | undefined
+  /** What a fault did to the exchange (kernel/faults.ts), when one applied. */
+  fault: string | undefined
 }
 
 interface Kept extends Exchange {
@@ -157,7 +159,9 @@ export class Journal {
   private verdictsOf(exchange: Kept & { path: string; query: string }): Verdict[] {
     const verdicts: Verdict[] = []
     const { status, op } = exchange
-    if (status === 422 && exchange.problems) {
+    // A faulted status is the fault's, not the service's verdict on the request.
+    if (exchange.fault !== undefined) verdicts.push({ kind: 'fault', at: null, message: exchange.fault })
+    else if (status === 422 && exchange.problems) {
       for (const [at, messages] of Object.entries(exchange.problems)) {
         for (const message of Array.isArray(messages) ? messages : [messages]) {
           // {"errors": ["..."]} is about the body as a whole.
@@ -165,9 +169,10 @@ export class Journal {
         }
       }
     }
-    if (status === 401) verdicts.push({ kind: 'unauthenticated', at: null, message: exchange.reason ?? 'unauthenticated' })
-    if (status === 403) verdicts.push({ kind: 'forbidden', at: null, message: exchange.reason ?? 'forbidden' })
-    if (status === 429) verdicts.push({ kind: 'rate_limited', at: null, message: 'over the rate limit: answered 429 Too Many Attempts' })
+    const byService = exchange.fault === undefined
+    if (byService && status === 401) verdicts.push({ kind: 'unauthenticated', at: null, message: exchange.reason ?? 'unauthenticated' })
+    if (byService && status === 403) verdicts.push({ kind: 'forbidden', at: null, message: exchange.reason ?? 'forbidden' })
+    if (byService && status === 429) verdicts.push({ kind: 'rate_limited', at: null, message: 'over the rate limit: answered 429 Too Many Attempts' })
     if (!op) {
       if (status !== 429) verdicts.push({ kind: 'unknown_operation', at: null, message: `no operation has ${exchange.method} ${exchange.path}` })
       return verdicts

@@ -92,6 +92,11 @@ export interface RoutesOptions<P> {
   base?: string
   /** Whether the caller may use an operation that changes state (any method but GET); 403 if not. */
   mayWrite?: (principal: P, op: OperationContract) => boolean
+  /**
+   * Runs once the caller is identified, before the operation looks anything up: an answer of its
+   * own instead of the operation's (a fault, kernel/faults.ts), or undefined to let it run.
+   */
+  intercept?: (c: Context<KernelEnv<P>>, principal: P, op: OperationContract) => Response | Promise<Response | undefined> | undefined
 }
 
 const isBinary = (answer: unknown): answer is Binary => typeof answer === 'object' && answer !== null && (answer as Binary).kind === 'binary'
@@ -204,7 +209,25 @@ export class Routes<P> {
         : uploadTarget
           ? (c: Context<KernelEnv<P>>) => serve(c, undefined, (ctx) => receiveMultipart(c.req.raw, fileFields, uploadTarget(ctx)))
           : (c: Context<KernelEnv<P>>) => serve(c)
-    this.app.on(op.method, honoPath(op.path, contracts.parameters), route)
+    const intercept = this.options.intercept
+    const gate = intercept
+      ? (c: Context<KernelEnv<P>>) => {
+          const ctx = c.get('principal')
+          // Without a caller the operation answers its 401.
+          const own = ctx === undefined ? undefined : intercept(c, ctx, op)
+          if (own === undefined) return route(c)
+          if (own instanceof Response) {
+            c.set('operation', op)
+            return own
+          }
+          return own.then((answer) => {
+            if (answer === undefined) return route(c)
+            c.set('operation', op)
+            return answer
+          })
+        }
+      : route
+    this.app.on(op.method, honoPath(op.path, contracts.parameters), gate)
   }
 }
 

@@ -1,5 +1,5 @@
 export { DELETION_DUE_JOB, scheduleSeededDeletionReminders } from './jobs.ts'
 export { presentAddress, presentClient, presentName } from './present.ts'
 export { EMPTY_ADDRESS, type AddressRow, type ClientRow, type ClientStatus, type NameRow } from './rows.ts'
-export { addressFrom, archiveClient, deletionReminderDue, findClient, getClient, unarchiveClient } from './service.ts'
+export { addressFrom, archiveClient, createClient, deletionReminderDue, findClient, getClient, unarchiveClient } from './service.ts'
 export { clientTables } from './tables.ts'

@@ -1,1 +1,1 @@
-export { createRecord } from './service.ts'
+export { createRecord, creditBalance } from './service.ts'
