@@ -6,6 +6,7 @@ import type { AppRoutes, RequestContext, Services } from './context.ts'
 import type { Contracts } from './contracts/load.ts'
 import { SURFACES, type Surface } from './contracts/load.ts'
 import { buildOpenApi } from './contracts/openapi.ts'
+import { clockFreezeRoutes } from './control/clock.ts'
 import { journalRoutes } from './control/journal.ts'
 import { controlRoutes } from './control/routes.ts'
 import { bearerToken, identifier } from './kernel/auth.ts'
@@ -184,6 +185,7 @@ export function createApp(options: AppOptions): Hono<KernelEnv<RequestContext>> 
   const controlApi = new Routes<Services>(contracts, { base: CONTROL_BASE })
   controlRoutes(controlApi)
   journalRoutes(controlApi, journal)
+  clockFreezeRoutes(controlApi)
   oauthControlRoutes(controlApi)
   const control = new Hono<KernelEnv<Services>>()
   control.use('*', async (c, next) => {

@@ -71,7 +71,7 @@ interface RunningMock {
 async function startMock(config: ServeConfig, announce: boolean): Promise<RunningMock> {
   const contracts = new Contracts(contractsDir, { validateSchemas: false })
   const fixture = loadWorldFixture()
-  const clock = createClock({ start: config.clock })
+  const clock = createClock({ start: config.clock, frozen: config.freezeClock })
   const world = await openWorld({ tables: TABLES, file: config.data, build: () => seededWorld(fixture, config.seed) })
   const { store } = world
   // Mixing in how many ids were handed out keeps new uuids fresh after a restart with --data.
@@ -123,6 +123,7 @@ async function startMock(config: ServeConfig, announce: boolean): Promise<Runnin
     const lines = [
       `IVS mock ${packageJson.version} listening on ${origin}${API_BASE}`,
       `  State    ${state}, seed ${store.data.seed}${config.data && world.origin === 'loaded' ? ' (from the file)' : ''}`,
+      `  Clock    ${clock.timestamp()}, ${clock.frozen ? 'frozen (POST /_mock/clock/advance moves it)' : 'ticking'}`,
       `  OpenAPI  ${origin}/openapi.json`,
       `  Control  ${origin}${CONTROL_BASE} (fresh teams: POST ${CONTROL_BASE}/teams; ${origin}${CONTROL_BASE}/openapi.json)`,
       ...tokenLines(fixture, store, clock.timestamp()).map((line, index) => `  ${index === 0 ? 'Tokens ' : '       '}  ${line}`),

@@ -84,7 +84,7 @@ function presentCaseAssignees(ctx: TeamContext, row: CaseRow, controlBaseUrl: st
   }
 }
 
-function presentClock(services: Services, jobsRun: number) {
+export function presentClock(services: Services, jobsRun: number) {
   const next = services.scheduler.pending()[0]
   return {
     object: 'mock_clock' as const,
