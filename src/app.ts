@@ -8,6 +8,7 @@ import { SURFACES, type Surface } from './contracts/load.ts'
 import { buildOpenApi } from './contracts/openapi.ts'
 import { clockFreezeRoutes } from './control/clock.ts'
 import { journalRoutes } from './control/journal.ts'
+import { snapshotRoutes } from './control/snapshots.ts'
 import { controlRoutes } from './control/routes.ts'
 import { bearerToken, identifier } from './kernel/auth.ts'
 import type { KernelEnv } from './kernel/env.ts'
@@ -186,6 +187,7 @@ export function createApp(options: AppOptions): Hono<KernelEnv<RequestContext>> 
   controlRoutes(controlApi)
   journalRoutes(controlApi, journal)
   clockFreezeRoutes(controlApi)
+  snapshotRoutes(controlApi)
   oauthControlRoutes(controlApi)
   const control = new Hono<KernelEnv<Services>>()
   control.use('*', async (c, next) => {

@@ -1,5 +1,5 @@
 // CLI entry: config -> world -> createApp() -> listen (127.0.0.1 by default); verify runs the scenarios against it or a --base.
-import { existsSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import type { Server as HttpServer } from 'node:http'
 import { parseEnv } from 'node:util'
 import { serve as listen } from '@hono/node-server'
@@ -16,13 +16,13 @@ import { proxyReport, writeJsonReport, writeJunitReport } from './harness/proxy-
 import { recordScenario, writeScenario } from './harness/record.ts'
 import { createServices } from './services.ts'
 import { printCoverage, verify } from './harness/verify.ts'
-import { contractsDir, packageJsonPath, prebuiltWorldPath, samplesDir, scenariosDir } from './paths.ts'
+import { contractsDir, packageJsonPath, samplesDir, scenariosDir } from './paths.ts'
 import { loadWorldFixture, type WorldFixture } from './seed/fixture.ts'
-import { seedWorld } from './seed/index.ts'
+import { seededWorld } from './seed/index.ts'
 import { BlobStore, uploadsBeside } from './store/blobs.ts'
 import { DataFileError, openWorld } from './store/persistence.ts'
 import { oauthOf } from './oauth/index.ts'
-import type { Store, WorldData } from './store/world.ts'
+import type { Store } from './store/world.ts'
 import { TABLES } from './tables.ts'
 
 const packageJson = JSON.parse(readFileSync(packageJsonPath, 'utf8')) as { version: string }
@@ -48,14 +48,6 @@ function tokenLines(fixture: WorldFixture, store: Store, nowTimestamp: string): 
   const rejected = resolved.filter(({ identity }) => !identity).map(({ token }) => token.token)
   if (rejected.length > 0) lines.push(`401 on purpose: ${rejected.join(', ')}`)
   return lines
-}
-
-/** The fixture's own seed was seeded by the build (dist/world.json); any other seed is seeded now. */
-function seededWorld(fixture: WorldFixture, seed: number | undefined): WorldData {
-  if ((seed === undefined || seed === fixture.seed) && existsSync(prebuiltWorldPath)) {
-    return JSON.parse(readFileSync(prebuiltWorldPath, 'utf8')) as WorldData
-  }
-  return seedWorld(fixture, seed)
 }
 
 interface RunningMock {
