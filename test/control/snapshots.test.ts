@@ -214,6 +214,33 @@ describe('POST /_mock/teams/{id}/snapshots and /restore', () => {
   })
 })
 
+describe('restoring a team with deliveries under way', () => {
+  it('sends again a delivery that was queued when the snapshot was taken, with the same uuid', async () => {
+    const mock = webhookMock({ timeoutMs: 5_000 })
+    const team = await controlTeam(mock)
+    const api = team.api()
+    const hooks = await startReceiver((index) => (index === 0 ? 'hang' : { status: 204 }))
+    receivers.push(hooks)
+    const webhook = await api.post('/webhooks', { url: hooks.url, events: ['client.*'] })
+    expect(webhook.status).toBe(201)
+    // The ping is in flight (held by the receiver): the snapshot has it queued.
+    await hooks.waitFor(1)
+    const taken = await snapshot(mock, team.id)
+    hooks.release(204)
+    await mock.services.webhooks.idle()
+    const delivered = await api.get(`/webhooks/${webhook.body.id}/deliveries`)
+    expect(delivered.body.data).toEqual([expect.objectContaining({ event: 'ping', attempts: 1 })])
+
+    await restore(mock, team.id, taken.id)
+    await mock.services.webhooks.idle()
+    const [first, again] = await hooks.waitFor(2)
+    expect(again?.body).toEqual(first?.body)
+    // Logged as the first time (the receiver's Date header aside).
+    const { response: _response, ...logged } = delivered.body.data[0]
+    expect((await api.get(`/webhooks/${webhook.body.id}/deliveries`)).body.data).toEqual([{ ...logged, response: expect.objectContaining({ status_code: '204' }) }])
+  })
+})
+
 describe('GET and DELETE /_mock/teams/{id}/snapshots', () => {
   it('lists a team\'s snapshots oldest first, and deletes one', async () => {
     const mock = createTestMock()
