@@ -58,6 +58,33 @@ async function teamForWrites(origin: string, name: string, webhookUrl?: string):
   return headers
 }
 
+/** Restores measured after one snapshot: the median is reported. */
+const RESTORES = 7
+
+/**
+ * A team of `clients` generated clients (with the attachments, files and forms generation gives
+ * them), snapshotted once and restored RESTORES times over HTTP, as a test suite would between tests.
+ */
+async function snapshotRestore(origin: string, clients: number): Promise<{ rows: number; snapshotMs: number; restoreMs: number }> {
+  const post = async (path: string, body: unknown) => {
+    const res = await fetch(`${origin}/_mock${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) })
+    if (!res.ok) throw new Error(`POST /_mock${path} answered ${res.status}: ${await res.text()}`)
+    return res.json() as Promise<Record<string, any>>
+  }
+  const team = (await post('/teams', { name: `Bench snapshots of ${clients} clients`, generate: { clients } })).team.id as number
+  let began = performance.now()
+  const snapshot = await post(`/teams/${team}/snapshots`, {})
+  const snapshotMs = performance.now() - began
+  const times: number[] = []
+  for (let round = 0; round < RESTORES; round++) {
+    began = performance.now()
+    await post(`/teams/${team}/restore`, { snapshot: snapshot.id })
+    times.push(performance.now() - began)
+  }
+  const rows = Object.values(snapshot.rows as Record<string, number>).reduce((sum, count) => sum + count, 0)
+  return { rows, snapshotMs, restoreMs: times.sort((a, b) => a - b)[Math.floor(RESTORES / 2)] as number }
+}
+
 const NEW_CLIENT = JSON.stringify({ name: { first_name: 'Bench', last_name: 'Client' }, email: 'bench@example.com' })
 
 /**
@@ -89,11 +116,12 @@ const options = new Command('bench')
   .option('--startups <n>', 'start-ups of each server, interleaved; the median is reported', positiveInteger, 5)
   .option('--only-startup', 'measure start-up only, no load')
   .option('--large-team <clients>', 'clients of the large team made through POST /_mock/teams (0: none)', countOfClients, 100_000)
+  .option('--snapshot-team <clients>', 'clients of the team snapshotted and restored through the control API (0: none)', countOfClients, 5000)
   .option('--only <regex>', 'load only the targets whose name matches (the bare handler always runs)', (value: string) => new RegExp(value, 'i'))
   .option('--latency-requests <n>', 'requests, one at a time, for the latency of GET /clients/{id} direct and through the proxy (0: none)', countOfClients, 2000)
   .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : 2))
   .parse(process.argv)
-  .opts<{ duration: number; connections: number; warmup: number; rounds: number; startups: number; onlyStartup?: boolean; largeTeam: number; only?: RegExp; latencyRequests: number }>()
+  .opts<{ duration: number; connections: number; warmup: number; rounds: number; startups: number; onlyStartup?: boolean; largeTeam: number; snapshotTeam: number; only?: RegExp; latencyRequests: number }>()
 
 interface Started {
   child: ChildProcess
@@ -280,6 +308,7 @@ async function main(): Promise<void> {
     const large = options.largeTeam > 0 ? await largeTeam(mock.origin, options.largeTeam) : undefined
     const rssWithLargeTeam = rssMegabytes(mock.child.pid)
     if (large) console.log(`large team: ${options.largeTeam} clients made by POST /_mock/teams in ${large.seconds.toFixed(1)} s`)
+    const snapshots = options.snapshotTeam > 0 ? await snapshotRestore(mock.origin, options.snapshotTeam) : undefined
 
     // Writes that publish an event (client.created), without a webhook and with one whose receiver never answers.
     const hanging = await hangingReceiver()
@@ -355,6 +384,11 @@ async function main(): Promise<void> {
     if (quietWrites && hangingWrites) {
       console.log(
         `webhooks: POST /clients with a receiver that never answers subscribed to *: p50 ${hangingWrites.p50} ms, p99 ${hangingWrites.p99} ms, ${hangingWrites.requestsPerSecond.toFixed(0)} req/s (without: p50 ${quietWrites.p50} ms, p99 ${quietWrites.p99} ms, ${quietWrites.requestsPerSecond.toFixed(0)} req/s); the receiver got ${hanging.requests()} attempts (one at a time, 5 s each)`,
+      )
+    }
+    if (snapshots) {
+      console.log(
+        `snapshots: a team of ${options.snapshotTeam} clients (${snapshots.rows} rows): snapshot ${snapshots.snapshotMs.toFixed(0)} ms, restore ${snapshots.restoreMs.toFixed(0)} ms (median of ${RESTORES}, over HTTP)`,
       )
     }
     console.log(startupGoal)

@@ -41,7 +41,7 @@ function staleness() {
 
 /** The build tools that a production-only install (npm ci --omit=dev --ignore-scripts) lacks, if any. */
 function missingBuildTools() {
-  const tools = { tsx: 'tsx/esm/api', esbuild: 'esbuild' }
+  const tools = { tsx: 'tsx/esm/api', esbuild: 'esbuild', typescript: 'typescript' }
   return Object.keys(tools).filter((name) => {
     try {
       import.meta.resolve(tools[name])

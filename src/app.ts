@@ -7,9 +7,11 @@ import type { AppRoutes, RequestContext, Services } from './context.ts'
 import type { Contracts } from './contracts/load.ts'
 import { SURFACES, type Surface } from './contracts/load.ts'
 import { buildOpenApi } from './contracts/openapi.ts'
+import { clockFreezeRoutes } from './control/clock.ts'
 import { journalRoutes } from './control/journal.ts'
 import { eventsRoutes } from './control/events.ts'
 import { faultsRoutes } from './control/faults.ts'
+import { snapshotRoutes } from './control/snapshots.ts'
 import { controlRoutes } from './control/routes.ts'
 import { bearerToken, identifier } from './kernel/auth.ts'
 import type { KernelEnv } from './kernel/env.ts'
@@ -192,10 +194,15 @@ export function createApp(options: AppOptions): Hono<KernelEnv<RequestContext>> 
 
   // The control API has no caller: every request acts with the mock's services.
   const controlApi = new Routes<Services>(contracts, { base: CONTROL_BASE })
-  controlRoutes(controlApi)
+  controlRoutes(controlApi, (team) => {
+    faults.clear(team)
+    journal.clear(team)
+  })
   journalRoutes(controlApi, journal)
   faultsRoutes(controlApi, faults)
   eventsRoutes(controlApi)
+  clockFreezeRoutes(controlApi)
+  snapshotRoutes(controlApi)
   oauthControlRoutes(controlApi)
   const control = new Hono<KernelEnv<Services>>()
   control.use('*', async (c, next) => {

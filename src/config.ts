@@ -18,6 +18,8 @@ export interface ServeConfig {
   rateLimit: number
   rateLimitWindow: number
   clock: Date | undefined
+  /** The clock stands still from the start (it moves only when advanced). */
+  freezeClock: boolean
   cors: boolean
   journalSize: number
   latency: Latency | undefined
@@ -115,6 +117,10 @@ export function serveOptions(): Option[] {
     new Option('--clock <timestamp>', "start the mock's clock at this UTC time and let it tick; default: now")
       .env('IVS_CLOCK')
       .argParser(timestamp),
+    new Option('--freeze-clock [boolean]', "keep the mock's clock still at its start (--clock or now): it moves only with POST /_mock/clock/advance")
+      .env('IVS_FREEZE_CLOCK')
+      .default(false)
+      .argParser(booleanWord),
     new Option('--cors <boolean>', 'answer cross-origin browser requests from any origin')
       .env('IVS_CORS')
       .default(true)
@@ -141,6 +147,7 @@ export function toServeConfig(options: Record<string, unknown>): ServeConfig {
     rateLimit: options.rateLimit as number,
     rateLimitWindow: options.rateLimitWindow as number,
     clock: options.clock as Date | undefined,
+    freezeClock: options.freezeClock as boolean,
     cors: options.cors as boolean,
     journalSize: options.journalSize as number,
     latency: options.latency as Latency | undefined,

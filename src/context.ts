@@ -33,6 +33,10 @@ export interface WebhookDispatch {
   stop(team: Team, webhook: WebhookRow): void
   /** Queues again the attempts a stopped mock left queued or in flight (main.ts, on start with --data). */
   resume(): void
+  /** The team's state was put back (a snapshot restored): drops the attempts queued for its old deliveries and queues those its state has queued. */
+  replaced(team: Team): void
+  /** Sends nothing more: drops every queued attempt and cuts short those in flight (their deliveries stay queued, for resume()). */
+  close(): Promise<void>
   /** Resolves once no attempt is queued or in flight (retries waiting on the clock do not count). */
   idle(): Promise<void>
   /** Whether an attempt is queued or in flight. */

@@ -1,39 +1,24 @@
-// CLI entry: config -> world -> createApp() -> listen (127.0.0.1 by default); verify runs the scenarios against it or a --base.
-import { existsSync, readFileSync } from 'node:fs'
-import type { Server as HttpServer } from 'node:http'
+// CLI entry: config -> the mock (src/mock.ts) -> listen (127.0.0.1 by default); verify runs the scenarios against it or a --base.
+import { readFileSync } from 'node:fs'
 import { parseEnv } from 'node:util'
-import { serve as listen } from '@hono/node-server'
 import { CommanderError } from 'commander'
-import { API_BASE, CONTROL_BASE, createApp } from './app.ts'
+import { API_BASE, CONTROL_BASE } from './app.ts'
 import { buildCli, serveOptions, toProxyConfig, toServeConfig, toVerifyConfig, unknownCommand, type ProxyConfig, type ServeConfig } from './config.ts'
 import { runPactCheck, runPactVerify } from './harness/pact/cli.ts'
 import { Contracts } from './contracts/load.ts'
-import { createClock } from './kernel/clock.ts'
-import { createEventBus } from './kernel/events.ts'
-import { createRandom } from './kernel/random.ts'
 import { ValidatingProxy } from './harness/proxy.ts'
 import { proxyReport, writeJsonReport, writeJunitReport } from './harness/proxy-report.ts'
 import { recordScenario, writeScenario } from './harness/record.ts'
-import { createServices } from './services.ts'
 import { printCoverage, verify } from './harness/verify.ts'
-import { contractsDir, packageJsonPath, prebuiltWorldPath, samplesDir, scenariosDir } from './paths.ts'
-import { loadWorldFixture, type WorldFixture } from './seed/fixture.ts'
-import { seedWorld } from './seed/index.ts'
-import { BlobStore, uploadsBeside } from './store/blobs.ts'
-import { DataFileError, openWorld } from './store/persistence.ts'
+import { displayHost, openMock, VERSION } from './mock.ts'
+import { contractsDir, samplesDir, scenariosDir } from './paths.ts'
+import type { WorldFixture } from './seed/fixture.ts'
+import { DataFileError } from './store/persistence.ts'
 import { oauthOf } from './oauth/index.ts'
-import type { Store, WorldData } from './store/world.ts'
-import { TABLES } from './tables.ts'
-
-const packageJson = JSON.parse(readFileSync(packageJsonPath, 'utf8')) as { version: string }
+import type { Store } from './store/world.ts'
 
 /** Exit codes: 0 done, 1 the server could not run, 2 bad command line or configuration. */
 const USAGE_ERROR = 2
-
-function displayHost(host: string): string {
-  if (host === '0.0.0.0' || host === '::') return '127.0.0.1'
-  return host.includes(':') ? `[${host}]` : host
-}
 
 /** The ready-made tokens of fixtures/world.json: those that work, one line per team, then the rest. */
 function tokenLines(fixture: WorldFixture, store: Store, nowTimestamp: string): string[] {
@@ -50,80 +35,33 @@ function tokenLines(fixture: WorldFixture, store: Store, nowTimestamp: string): 
   return lines
 }
 
-/** The fixture's own seed was seeded by the build (dist/world.json); any other seed is seeded now. */
-function seededWorld(fixture: WorldFixture, seed: number | undefined): WorldData {
-  if ((seed === undefined || seed === fixture.seed) && existsSync(prebuiltWorldPath)) {
-    return JSON.parse(readFileSync(prebuiltWorldPath, 'utf8')) as WorldData
-  }
-  return seedWorld(fixture, seed)
-}
-
-interface RunningMock {
-  /** http://127.0.0.1:<port> */
-  origin: string
-  close(): Promise<void>
-}
-
 /**
- * The mock as `serve` runs it: the world, the services, the app listening, the clock's tick. It
- * resolves once listening; `announce` prints the start-up lines and stops on SIGINT/SIGTERM.
+ * The mock as `serve` runs it (src/mock.ts), listening. It resolves once listening; `announce`
+ * prints the start-up lines and stops on SIGINT/SIGTERM.
  */
-async function startMock(config: ServeConfig, announce: boolean): Promise<RunningMock> {
-  const contracts = new Contracts(contractsDir, { validateSchemas: false })
-  const fixture = loadWorldFixture()
-  const clock = createClock({ start: config.clock })
-  const world = await openWorld({ tables: TABLES, file: config.data, build: () => seededWorld(fixture, config.seed) })
-  const { store } = world
-  // Mixing in how many ids were handed out keeps new uuids fresh after a restart with --data.
-  const issued = Object.values(store.data.sequences).reduce((sum, n) => sum + (n ?? 0), 0)
-  let deliveriesChanged = false
-  const services = createServices({
-    store,
-    clock,
-    random: createRandom(store.data.seed + issued),
-    events: createEventBus(),
-    blobs: new BlobStore({ dir: config.data === undefined ? undefined : uploadsBeside(config.data), samplesDir }),
-    behaviour: { recordExpiryDays: config.recordExpiryDays, checkDelaySeconds: config.checkDelay, scanDelaySeconds: config.scanDelay },
-    // Delivery attempts settle outside requests: the tick saves what they changed.
-    webhooks: { onChange: () => (deliveriesChanged = true) },
+async function serveMock(config: ServeConfig, announce: boolean): Promise<{ origin: string; close(): Promise<void> }> {
+  const mock = await openMock(config)
+  const { store } = mock.world
+  const { clock } = mock.services
+  const origin = await mock.listen(config.port, config.host).catch((error: NodeJS.ErrnoException) => {
+    const reason =
+      error.code === 'EADDRINUSE'
+        ? `port ${config.port} on ${config.host} is already in use; choose another with --port or PORT`
+        : error.code === 'EADDRNOTAVAIL'
+          ? `cannot bind to ${config.host}: no such local address`
+          : error.message
+    console.error(`ivs-mock: ${reason}`)
+    process.exit(1)
   })
-  // What fell due while the mock was not running (or since the seed's epoch) happens now.
-  services.scheduler.runDue()
-  services.webhooks.resume()
-  const app = createApp({
-    ...services,
-    contracts,
-    rateLimit: { limit: config.rateLimit, windowSeconds: config.rateLimitWindow },
-    cors: config.cors,
-    journalSize: config.journalSize,
-    latency: config.latency,
-    afterWrite: config.data ? () => world.save() : undefined,
-    version: packageJson.version,
-  })
-
-  let server: ReturnType<typeof listen> | undefined
-  const origin = await new Promise<string>((resolve) => {
-    server = listen({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => resolve(`http://${displayHost(config.host)}:${info.port}`))
-    server.on('error', (error: NodeJS.ErrnoException) => {
-      const reason =
-        error.code === 'EADDRINUSE'
-          ? `port ${config.port} on ${config.host} is already in use; choose another with --port or PORT`
-          : error.code === 'EADDRNOTAVAIL'
-            ? `cannot bind to ${config.host}: no such local address`
-            : error.message
-      console.error(`ivs-mock: ${reason}`)
-      process.exit(1)
-    })
-  })
-  // Links in webhook deliveries point where the API answers.
-  services.webhooks.apiBase = `${origin}${API_BASE}`
   if (announce) {
+    const { fixture, world } = mock
     const firstToken = fixture.tokens.find((token) => store.resolveToken(token.token, clock.timestamp))?.token ?? '<token>'
     const state = config.data ? `${config.data} (${world.origin})` : 'in memory'
     const oauthClient = oauthOf(store).clients()[0]
     const lines = [
-      `IVS mock ${packageJson.version} listening on ${origin}${API_BASE}`,
+      `IVS mock ${VERSION} listening on ${origin}${API_BASE}`,
       `  State    ${state}, seed ${store.data.seed}${config.data && world.origin === 'loaded' ? ' (from the file)' : ''}`,
+      `  Clock    ${clock.timestamp()}, ${clock.frozen ? 'frozen (POST /_mock/clock/advance moves it)' : 'ticking'}`,
       `  OpenAPI  ${origin}/openapi.json`,
       `  Control  ${origin}${CONTROL_BASE} (fresh teams: POST ${CONTROL_BASE}/teams; ${origin}${CONTROL_BASE}/openapi.json)`,
       ...tokenLines(fixture, store, clock.timestamp()).map((line, index) => `  ${index === 0 ? 'Tokens ' : '       '}  ${line}`),
@@ -131,31 +69,14 @@ async function startMock(config: ServeConfig, announce: boolean): Promise<Runnin
       `  Try      curl -H "Authorization: Bearer ${firstToken}" "${origin}${API_BASE}/clients?limit=2"`,
     ]
     console.log(lines.join('\n'))
-  }
-  // The clock ticks with real time: what falls due (check results, expiry) happens within a second
-  // even when nobody calls. This timer only looks at the clock; the work is the scheduler's jobs.
-  const tick = setInterval(() => {
-    const ran = services.scheduler.runDue()
-    if ((ran > 0 || deliveriesChanged) && config.data) void world.save()
-    deliveriesChanged = false
-  }, 1000)
-  tick.unref()
-  const close = async () => {
-    clearInterval(tick)
-    // Keep-alive connections (the runner's) would hold close() open.
-    ;(server as HttpServer | undefined)?.closeAllConnections()
-    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()))
-    await world.save()
-  }
-  if (announce) {
     const stop = (signal: string) => {
       console.log(`ivs-mock: ${signal}, stopping`)
-      void close().finally(() => process.exit(0))
+      void mock.close().finally(() => process.exit(0))
     }
     process.once('SIGINT', () => stop('SIGINT'))
     process.once('SIGTERM', () => stop('SIGTERM'))
   }
-  return { origin, close }
+  return { origin, close: () => mock.close() }
 }
 
 /** The serve options' defaults, as `verify` starts the mock when it has no --base. */
@@ -168,7 +89,7 @@ function inProcessMockConfig(): ServeConfig {
 /** pact verify against --base, or against a mock started for the run on a free port of 127.0.0.1. */
 function pactVerify(files: string[], base: string | undefined): Promise<number> {
   const start = async () => {
-    const mock = await startMock(inProcessMockConfig(), false)
+    const mock = await serveMock(inProcessMockConfig(), false)
     return { origin: mock.origin, stop: () => mock.close() }
   }
   return runPactVerify(files, base ? { origin: base } : { start })
@@ -190,7 +111,7 @@ async function verifyAction(options: Record<string, unknown>): Promise<number> {
   const config = toVerifyConfig(options, process.env, readTokensFile(options.tokensFile as string | undefined))
   const scenarioPaths = config.scenarios ?? [scenariosDir]
   if (config.coverage) return printCoverage(scenarioPaths)
-  const mock = config.base ? undefined : await startMock(inProcessMockConfig(), false)
+  const mock = config.base ? undefined : await serveMock(inProcessMockConfig(), false)
   try {
     return await verify({
       base: config.base ?? `${mock?.origin ?? ''}${API_BASE}`,
@@ -256,7 +177,7 @@ async function runProxy(config: ProxyConfig): Promise<void> {
 }
 
 async function main(argv: string[]): Promise<void> {
-  const { program, serve: serveCommand, verify: verifyCommand, proxy: proxyCommand, pactVerify: pactVerifyCommand, pactCheck: pactCheckCommand } = buildCli(packageJson.version)
+  const { program, serve: serveCommand, verify: verifyCommand, proxy: proxyCommand, pactVerify: pactVerifyCommand, pactCheck: pactCheckCommand } = buildCli(VERSION)
   const unknown = unknownCommand(program, argv.slice(2))
   if (unknown) {
     console.error(unknown)
@@ -278,7 +199,7 @@ async function main(argv: string[]): Promise<void> {
   pactVerifyCommand.action(async (files: string[], options: { base?: string }) => process.exit(await pactVerify(files, options.base)))
   serveCommand.action(async (options: Record<string, unknown>) => {
     try {
-      await startMock(toServeConfig(options), true)
+      await serveMock(toServeConfig(options), true)
     } catch (error) {
       if (error instanceof DataFileError) {
         console.error(`ivs-mock: ${error.message}`)

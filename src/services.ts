@@ -6,6 +6,7 @@ import { Scheduler } from './kernel/scheduler.ts'
 import { registerLifecycle } from './lifecycle/engine.ts'
 import { samplesDir } from './paths.ts'
 import { BlobStore } from './store/blobs.ts'
+import { imagesHold } from './store/snapshots.ts'
 import { createWebhookDelivery, deliveryData, type DeliveryOptions } from './webhook-delivery/index.ts'
 
 /** blobs defaults to a temporary uploads folder; webhooks tunes delivery (tests shorten the attempt timeout). */
@@ -24,5 +25,7 @@ export function createServices(parts: ServiceParts): Services {
   const webhooks = createWebhookDelivery(base, { data: (event, apiBase) => deliveryData(parts.store, event, apiBase), ...delivery })
   const services: Services = { ...base, webhooks }
   registerLifecycle(services)
+  // An attachment deleted since a snapshot keeps its bytes while the snapshot may bring it back.
+  services.blobs.keep((blob) => imagesHold(parts.store, blob))
   return services
 }

@@ -1,13 +1,18 @@
-// Build step "bundle": src/main.ts and every npm package it imports, as one ESM file for Node 20
-// (dist/main.js), so start-up loads one file instead of transforming hundreds through tsx.
-import { mkdirSync, renameSync, utimesSync, writeFileSync } from 'node:fs'
+// Build step "bundle": the CLI (src/main.ts -> dist/main.js) and the package's in-process API
+// (src/index.ts -> dist/index.js, what `import { startMock } from 'ivs-mock'` loads), with every npm
+// package they import, as ESM for Node 20. What both use lives once, in shared chunks beside them
+// (dist/chunk-<hash>.js), so start-up loads a few files instead of transforming hundreds through tsx.
+import { mkdirSync, readdirSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
+import { basename } from 'node:path'
 import { build, stop, type BuildOptions } from 'esbuild'
 import { projectRoot } from '../paths.ts'
 
 const distDir = `${projectRoot}dist`
 const bundleFile = `${distDir}/main.js`
+/** Shared chunks sit beside the entries: src/paths.ts finds the project root one level up from any of them. */
+const CHUNK = /^chunk-[A-Z0-9]+\.js(\.map)?$/
 
-/** How an entry point is bundled; the benchmark bundles its bare server the same way. */
+/** How code is bundled for Node; the benchmark bundles its bare server the same way. */
 export function bundleOptions(entryPoint: string, outfile: string): BuildOptions & { write: false } {
   return {
     entryPoints: [entryPoint],
@@ -34,18 +39,29 @@ export function bundleOptions(entryPoint: string, outfile: string): BuildOptions
 export async function bundle(): Promise<string> {
   // The bundle is dated when this step began, so a source saved while it ran still counts as newer.
   const began = new Date()
+  const { entryPoints: _single, outfile: _outfile, ...shared } = bundleOptions(`${projectRoot}src/main.ts`, bundleFile)
   // esbuild's service process would otherwise live on beside a server that bin/ivs-mock.js rebuilt for.
-  const result = await build(bundleOptions(`${projectRoot}src/main.ts`, bundleFile)).finally(() => stop())
+  const result = await build({
+    ...shared,
+    entryPoints: { main: `${projectRoot}src/main.ts`, index: `${projectRoot}src/index.ts` },
+    outdir: distDir,
+    splitting: true,
+    chunkNames: 'chunk-[hash]',
+  }).finally(() => stop())
   mkdirSync(distDir, { recursive: true })
-  // Written aside and renamed, so a mock starting meanwhile reads a whole old or new file. The map
-  // goes first: bin/ivs-mock.js judges freshness by dist/main.js.
-  const files = [...result.outputFiles].sort((a, b) => Number(a.path === bundleFile) - Number(b.path === bundleFile))
+  // Written aside and renamed, so a mock starting meanwhile reads a whole old or new file. Chunks
+  // and maps go first and dist/main.js last: bin/ivs-mock.js judges freshness by dist/main.js.
+  const order = (path: string) => (path === bundleFile ? 2 : path.endsWith('.map') || CHUNK.test(basename(path)) ? 0 : 1)
+  const files = [...result.outputFiles].sort((a, b) => order(a.path) - order(b.path))
   for (const file of files) {
     const temporary = `${file.path}.${process.pid}.tmp`
     writeFileSync(temporary, file.contents)
     utimesSync(temporary, began, began)
     renameSync(temporary, file.path)
   }
-  const size = files.find((file) => file.path === bundleFile)?.contents.length ?? 0
-  return `dist/main.js ${(size / 1_000_000).toFixed(1)} MB`
+  // Chunks of earlier builds that nothing imports any more.
+  const written = new Set(files.map((file) => basename(file.path)))
+  for (const name of readdirSync(distDir)) if (CHUNK.test(name) && !written.has(name)) rmSync(`${distDir}/${name}`, { force: true })
+  const size = files.filter((file) => file.path.endsWith('.js')).reduce((sum, file) => sum + file.contents.length, 0)
+  return `dist/main.js, dist/index.js and ${files.filter((file) => CHUNK.test(basename(file.path)) && file.path.endsWith('.js')).length} shared chunks, ${(size / 1_000_000).toFixed(1)} MB`
 }

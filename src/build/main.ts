@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url'
 import { loadContracts } from '../contracts/load.ts'
 import { bundle } from './bundle.ts'
 import { check } from './check.ts'
+import { writeDeclarations } from './declarations.ts'
 import { writeGeneratedTypes } from './types.ts'
 import { writePrebuiltWorld } from './world.ts'
 
@@ -16,14 +17,17 @@ interface Step {
 
 // In order: a step may rely on what the ones before it checked or wrote. check comes first, so
 // nothing is built from contracts or fixtures that break their schemas; types writes under src/,
-// so it comes before bundle (a source newer than the bundle would make every start rebuild); world
-// writes the seeded world the bundle reads at start.
+// so it comes before bundle (a source newer than the bundle would make every start rebuild), and
+// before declarations, which emits types from it too; world writes the seeded world the bundle reads at start.
 const steps: Step[] = [
   { name: 'check', run: check },
   { name: 'types', run: () => writeGeneratedTypes(loadContracts()) },
   { name: 'bundle', run: bundle },
+  { name: 'declarations', run: () => `wrote ${writeDeclarations()}` },
   { name: 'world', run: writePrebuiltWorld },
 ]
+
+const NAME_WIDTH = Math.max(...steps.map((step) => step.name.length)) + 2
 
 /** Runs every step, with one line per step (name, time, note) to `log`; throws naming the step that failed. */
 export async function build(log: (line: string) => void = console.log): Promise<void> {
@@ -35,7 +39,7 @@ export async function build(log: (line: string) => void = console.log): Promise<
     } catch (error) {
       throw new Error(`build step ${step.name} failed: ${(error as Error).message}`, { cause: error })
     }
-    log(`${step.name.padEnd(8)}${(performance.now() - began).toFixed(0).padStart(6)} ms${note ? `  ${note}` : ''}`)
+    log(`${step.name.padEnd(NAME_WIDTH)}${(performance.now() - began).toFixed(0).padStart(6)} ms${note ? `  ${note}` : ''}`)
   }
 }
 

@@ -37,7 +37,15 @@ function typeRef(url: URL): string {
   return `#/$defs/${document}Json${pointer}`
 }
 
-const relink = (schema: unknown, base: string) => relinkRefs(schema, base, typeRef, { drop: ['title', 'errorMessage'], siblingsToAllOf: true })
+/**
+ * Keywords no TypeScript type expresses. Left beside a $ref ({"$ref": ".../nonBlankString",
+ * "maxLength": 255}), the generator would read them as an object schema and intersect the string
+ * with {[k: string]: unknown}, which no string literal satisfies.
+ */
+const VALUE_CONSTRAINTS = ['minLength', 'maxLength', 'pattern', 'format', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf']
+
+const relink = (schema: unknown, base: string) =>
+  relinkRefs(schema, base, typeRef, { drop: ['title', 'errorMessage', ...VALUE_CONSTRAINTS], siblingsToAllOf: true })
 
 /** A validated query always has the parameters that have defaults (page, limit, order_by). */
 function withDefaultsRequired(schema: JsonSchema): JsonSchema {

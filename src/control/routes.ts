@@ -92,7 +92,7 @@ function presentCaseAssignees(ctx: TeamContext, row: CaseRow, controlBaseUrl: st
   }
 }
 
-function presentClock(services: Services, jobsRun: number) {
+export function presentClock(services: Services, jobsRun: number) {
   const next = services.scheduler.pending()[0]
   return {
     object: 'mock_clock' as const,
@@ -104,7 +104,8 @@ function presentClock(services: Services, jobsRun: number) {
   }
 }
 
-export function controlRoutes(routes: ControlRoutes): void {
+/** teamDropped: forgets what the app keeps per team outside the store (its faults, its journal). */
+export function controlRoutes(routes: ControlRoutes, teamDropped: (team: number) => void): void {
   routes.handle('control.teams.create', ({ ctx, body }) => {
     const created = addTeam(ctx.store, ctx.random, ctx.clock.now(), {
       ...(body.name !== undefined && { name: body.name }),
@@ -124,6 +125,7 @@ export function controlRoutes(routes: ControlRoutes): void {
   routes.handle('control.teams.delete', ({ ctx, params }) => {
     if (!ctx.store.removeTeam(params.id)) throw notFound('Team')
     oauthOf(ctx.store).dropTeam(params.id)
+    teamDropped(params.id)
   })
 
   routes.handle('control.clients.archive', { find: findClient }, ({ found }) => {

@@ -1,5 +1,5 @@
 // The one source of "now" for the whole mock. Resources never call new Date() or Date.now():
-// tests freeze the clock, and the control API (later) advances it.
+// tests and CI runs freeze the clock, and the control API advances it.
 // Function properties, not methods: they are passed around unbound (clock.timestamp).
 export interface Clock {
   now: () => Date
@@ -11,6 +11,10 @@ export interface Clock {
   advance: (milliseconds: number) => void
   /** Jumps the clock to a moment; a ticking clock keeps ticking from there. */
   set: (moment: Date) => void
+  /** Stops the clock where it is: from then on it moves only when advanced or set. */
+  freeze: () => void
+  /** Lets a frozen clock tick again with real time, from where it stood. */
+  unfreeze: () => void
   readonly frozen: boolean
 }
 
@@ -31,12 +35,14 @@ export function toDate(moment: Date): string {
 }
 
 export function createClock(options: ClockOptions = {}): Clock {
-  const frozen = options.frozen ?? false
+  let frozen = options.frozen ?? false
   let offset = options.start ? options.start.getTime() - Date.now() : 0
   let frozenAt = options.start?.getTime() ?? Date.now()
   const nowMs = () => (frozen ? frozenAt : Date.now() + offset)
   return {
-    frozen,
+    get frozen() {
+      return frozen
+    },
     now: () => new Date(nowMs()),
     timestamp: () => toTimestamp(new Date(nowMs())),
     today: () => toDate(new Date(nowMs())),
@@ -47,6 +53,14 @@ export function createClock(options: ClockOptions = {}): Clock {
     set(moment) {
       if (frozen) frozenAt = moment.getTime()
       else offset = moment.getTime() - Date.now()
+    },
+    freeze() {
+      frozenAt = nowMs()
+      frozen = true
+    },
+    unfreeze() {
+      offset = nowMs() - Date.now()
+      frozen = false
     },
   }
 }

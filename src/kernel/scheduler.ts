@@ -17,6 +17,43 @@ export interface JobRow {
 
 export type JobHandler = (job: JobRow) => void
 
+/** Puts a job into a queue sorted by due moment, after the jobs due at the same moment. */
+function insertJob(jobs: JobRow[], job: JobRow): void {
+  let low = 0
+  let high = jobs.length
+  while (low < high) {
+    const middle = (low + high) >>> 1
+    if ((jobs[middle] as JobRow).due <= job.due) low = middle + 1
+    else high = middle
+  }
+  jobs.splice(low, 0, job)
+}
+
+const dueOrder = (a: JobRow, b: JobRow) => a.due - b.due || a.id - b.id
+
+/**
+ * Gives a team other jobs (a snapshot restored): drops the team's jobs from the queue and merges
+ * in `replacement` (any order), keeping the queue sorted. In place: the scheduler holds the array.
+ */
+export function replaceTeamJobs(jobs: JobRow[], team: number, replacement: readonly JobRow[]): void {
+  const others = jobs.filter((job) => job.team !== team)
+  const incoming = [...replacement].sort(dueOrder)
+  jobs.length = 0
+  let i = 0
+  let j = 0
+  while (i < others.length || j < incoming.length) {
+    const other = others[i]
+    const next = incoming[j]
+    if (next === undefined || (other !== undefined && dueOrder(other, next) <= 0)) {
+      jobs.push(other as JobRow)
+      i++
+    } else {
+      jobs.push(next)
+      j++
+    }
+  }
+}
+
 /** A run that keeps finding due work this long is a bug (a job rescheduling itself at once), not load. */
 const MAX_JOBS_PER_RUN = 1_000_000
 
@@ -37,14 +74,7 @@ export class Scheduler {
 
   schedule(kind: string, team: number, subject: number, due: Date): JobRow {
     const job: JobRow = { id: this.nextId(), kind, team, subject, due: due.getTime() }
-    let low = 0
-    let high = this.jobs.length
-    while (low < high) {
-      const middle = (low + high) >>> 1
-      if ((this.jobs[middle] as JobRow).due <= job.due) low = middle + 1
-      else high = middle
-    }
-    this.jobs.splice(low, 0, job)
+    insertJob(this.jobs, job)
     return job
   }
 

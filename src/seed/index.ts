@@ -1,11 +1,14 @@
 // Builds the seeded world from fixtures/world.json (teams, users, roles, tokens) and the seeded
 // generator (everything else), and adds fresh teams on demand (tests, the control API).
+import { existsSync, readFileSync } from 'node:fs'
 import { toTimestamp } from '../kernel/clock.ts'
 import type { Random } from '../kernel/random.ts'
 import { ROLES, type Role } from '../kernel/roles.ts'
 import type { MemberRow, TokenRow, UserRow } from '../store/identity.ts'
 import { seededOAuthState } from './oauth.ts'
-import { newTeamState, Store, WORLD_FORMAT, type Team, type WorldData } from '../store/world.ts'
+import { prebuiltWorldPath } from '../paths.ts'
+import { captureTeam } from '../store/snapshots.ts'
+import { newTeamState, Store, WORLD_FORMAT, type Team, type TeamImage, type WorldData } from '../store/world.ts'
 import type { WorldFixture } from './fixture.ts'
 import { generateTeamData, seededFaker, type GenerateCounts } from './generate.ts'
 import { TABLES } from '../tables.ts'
@@ -15,7 +18,7 @@ const DAY = 86_400_000
 /** The same world for the same fixture and seed, on every start. */
 export function seedWorld(fixture: WorldFixture, seed = fixture.seed): WorldData {
   const oauth = seededOAuthState(fixture.oauth_clients, fixture.epoch)
-  const data: WorldData = { format: WORLD_FORMAT, seed, sequences: {}, users: [], tokens: [], teams: [], jobs: [], oauth }
+  const data: WorldData = { format: WORLD_FORMAT, seed, sequences: {}, users: [], tokens: [], teams: [], jobs: [], snapshots: [], baselines: [], oauth }
   const store = new Store(data, TABLES)
   const epoch = new Date(fixture.epoch)
   const teamIds = new Map<string, number>()
@@ -85,6 +88,24 @@ export function seedWorld(fixture: WorldFixture, seed = fixture.seed): WorldData
     })
   }
   return data
+}
+
+/** The seeded world of a seed: the build's (dist/world.json) for the fixture's own seed, else seeded now. */
+export function seededWorld(fixture: WorldFixture, seed: number | undefined): WorldData {
+  if ((seed === undefined || seed === fixture.seed) && existsSync(prebuiltWorldPath)) {
+    return JSON.parse(readFileSync(prebuiltWorldPath, 'utf8')) as WorldData
+  }
+  return seedWorld(fixture, seed)
+}
+
+/**
+ * A seeded team as the seed made it, its jobs included, made again from the fixture and the seed
+ * (the same world on every start); undefined for a team the seed did not make.
+ */
+export function seededTeamImage(fixture: WorldFixture, seed: number, team: number): TeamImage | undefined {
+  const world = new Store(seededWorld(fixture, seed), TABLES)
+  const seeded = world.team(team)
+  return seeded && captureTeam(world, seeded)
 }
 
 export interface NewTeamOptions {
@@ -158,5 +179,7 @@ export function addTeam(store: Store, random: Random, now: Date, options: NewTea
   }
   const counts = { members: 0, clients: 0, organisations: 0, credit_entries: 1, records: 0, cases: 0, ...options.generate }
   generateTeamData(faker, store, team, domain, counts, now)
+  // What a reset puts back (POST /_mock/teams/{id}/reset).
+  store.data.baselines.push(captureTeam(store, team))
   return { team, tokens, users, members }
 }

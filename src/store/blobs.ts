@@ -37,6 +37,7 @@ export interface BlobStoreOptions {
 
 export class BlobStore {
   private dir: string | undefined
+  private readonly keepers: Array<(blob: string) => boolean> = []
 
   constructor(private readonly options: BlobStoreOptions) {
     this.dir = options.dir
@@ -100,9 +101,15 @@ export class BlobStore {
     return Readable.toWeb(createReadStream(this.path(blob))) as ReadableStream<Uint8Array>
   }
 
-  /** Forgets an upload's bytes; samples are shared and never removed. */
+  /** Keeps the bytes of the blobs `needed` answers true for when they are removed (snapshots hold them). */
+  keep(needed: (blob: string) => boolean): void {
+    this.keepers.push(needed)
+  }
+
+  /** Forgets an upload's bytes, unless a keeper still needs them; samples are shared and never removed. */
   remove(blob: string): void {
-    if (blob.startsWith(UPLOAD)) rmSync(this.path(blob), { force: true })
+    if (!blob.startsWith(UPLOAD) || this.keepers.some((needed) => needed(blob))) return
+    rmSync(this.path(blob), { force: true })
   }
 
   /** Removes the temporary uploads folder now (a kept --data folder stays). */

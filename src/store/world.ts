@@ -6,7 +6,7 @@ import type { JobRow } from '../kernel/scheduler.ts'
 import type { MemberRow, TeamRow, TokenRow, UserRow } from './identity.ts'
 
 /** Bumped when the stored shape changes, so an old --data file is refused with a clear message. */
-export const WORLD_FORMAT = 7
+export const WORLD_FORMAT = 8
 
 /*
  * The store knows no resource. Each resource declares, in its own tables.ts, the rows it keeps in a
@@ -23,6 +23,7 @@ export interface IdSequences {
   user: true
   team: true
   job: true
+  snapshot: true
 }
 
 /** One team's persisted state: the team, its members, and every resource's rows. */
@@ -38,6 +39,8 @@ export interface TableDeclaration {
   dropClient?(team: Team, client: number): Iterable<number>
   /** Whether this resource's rows keep a client from being deleted. */
   holdsClient?(team: Team, client: number): boolean
+  /** The blob keys (src/store/blobs.ts) this resource's rows point at: a snapshot keeps their bytes. */
+  blobs?(state: TeamRows): Iterable<string>
 }
 
 /** Checks a resource's declaration where it is written. */
@@ -130,6 +133,29 @@ function openTeam(state: TeamState, declarations: readonly TableDeclaration[]): 
 /** Ids are unique across the whole service, like the real one's, so another team's id is a 404. */
 export type SequenceName = keyof IdSequences
 
+/** One team's whole state at a moment, as a restore puts it back (src/store/snapshots.ts). */
+export interface TeamImage {
+  team: number
+  /**
+   * The team's state (its row, members and every resource's rows) as JSON text: parsing it is the
+   * fastest deep copy there is, and a string is compact in memory and in the data file.
+   */
+  state: string
+  /** Rows per key of the state (members, clients, records, ...). */
+  rows: Record<string, number>
+  /** Copies of the team's jobs on the clock. */
+  jobs: JobRow[]
+  /** The blob keys its rows point at: their bytes stay while the image does. */
+  blobs: string[]
+}
+
+/** A snapshot a user took of a team (POST /_mock/teams/{id}/snapshots). */
+export interface SnapshotRow extends TeamImage {
+  id: number
+  name: string | null
+  created_at: string
+}
+
 export interface WorldData {
   format: typeof WORLD_FORMAT
   seed: number
@@ -139,6 +165,10 @@ export interface WorldData {
   teams: TeamState[]
   /** Work due later on the mock's clock (src/kernel/scheduler.ts). */
   jobs: JobRow[]
+  /** Snapshots of teams, oldest first. */
+  snapshots: SnapshotRow[]
+  /** Each team made since the seed (POST /_mock/teams) as it was made: what a reset puts back. Seeded teams are reset from the seed. */
+  baselines: TeamImage[]
 }
 
 export interface Identity {
@@ -156,7 +186,7 @@ export class Store {
   /** tables: every resource's TableDeclaration (src/tables.ts). */
   constructor(
     readonly data: WorldData,
-    private readonly tables: readonly TableDeclaration[],
+    readonly tables: readonly TableDeclaration[],
   ) {
     for (const user of data.users) this.users.set(user.id, user)
     for (const token of data.tokens) this.tokens.set(token.token, token)
@@ -209,14 +239,29 @@ export class Store {
   }
 
   /**
-   * Drops a team with everything in it, its tokens, and the users who belong to no other team.
-   * Returns false when there is no such team.
+   * Puts another state in a team's place (a snapshot restored): the team is opened again on it, so
+   * every table and index is rebuilt from its rows. Users and tokens stay as they are.
+   */
+  replaceTeam(state: TeamState): Team {
+    const old = this.teams.get(state.team.id)
+    if (!old) throw new Error(`store: no team ${state.team.id} to replace`)
+    const team = openTeam(state, this.tables)
+    this.data.teams[this.data.teams.indexOf(old.state)] = state
+    this.teams.set(team.id, team)
+    return team
+  }
+
+  /**
+   * Drops a team with everything in it, its snapshots, its tokens, and the users who belong to no
+   * other team. Returns false when there is no such team.
    */
   removeTeam(id: number): boolean {
     const team = this.teams.get(id)
     if (!team) return false
     this.teams.delete(id)
     this.data.teams.splice(this.data.teams.indexOf(team.state), 1)
+    this.data.snapshots = this.data.snapshots.filter((snapshot) => snapshot.team !== id)
+    this.data.baselines = this.data.baselines.filter((baseline) => baseline.team !== id)
     const orphans = new Set(team.members.map((member) => member.user).filter((user) => ![...this.teams.values()].some((other) => other.membership(user))))
     const keptTokens = this.data.tokens.filter((token) => token.team !== id && !orphans.has(token.user))
     for (const token of this.data.tokens) if (!keptTokens.includes(token)) this.tokens.delete(token.token)

@@ -56,6 +56,7 @@ interface Attempt {
 
 interface Lane {
   webhook: number
+  team: number
   queue: Attempt[]
   /** The delivery whose attempt is in flight, if any. */
   current: number | undefined
@@ -78,6 +79,7 @@ export function createWebhookDelivery(services: Omit<Services, 'webhooks'>, opti
   let queued = 0
   let pumpScheduled = false
   let waiters: Array<() => void> = []
+  const closing = new AbortController()
 
   const settledIfIdle = () => {
     if (inFlight > 0 || queued > 0 || pumpScheduled) return
@@ -86,10 +88,10 @@ export function createWebhookDelivery(services: Omit<Services, 'webhooks'>, opti
     for (const done of resolve) done()
   }
 
-  const laneOf = (webhook: number): Lane => {
+  const laneOf = (team: number, webhook: number): Lane => {
     let lane = lanes.get(webhook)
     if (!lane) {
-      lane = { webhook, queue: [], current: undefined, ready: false }
+      lane = { webhook, team, queue: [], current: undefined, ready: false }
       lanes.set(webhook, lane)
     }
     return lane
@@ -138,7 +140,8 @@ export function createWebhookDelivery(services: Omit<Services, 'webhooks'>, opti
 
   const enqueue = (team: Team, delivery: WebhookDeliveryRow) => {
     delivery.state = 'queued'
-    const lane = laneOf(delivery.webhook)
+    if (closing.signal.aborted) return
+    const lane = laneOf(team.id, delivery.webhook)
     lane.queue.push({ team: team.id, delivery: delivery.id })
     queued++
     markReady(lane)
@@ -165,15 +168,21 @@ export function createWebhookDelivery(services: Omit<Services, 'webhooks'>, opti
     enqueue(team, delivery)
   }
 
-  const stop = (team: Team, webhook: WebhookRow) => {
-    const lane = lanes.get(webhook.id)
+  /** Empties a webhook's queue; an attempt in flight settles on its own. Answers the lane, if any. */
+  const clearLane = (webhook: number): Lane | undefined => {
+    const lane = lanes.get(webhook)
     if (lane) {
       queued -= lane.queue.length
       lane.queue.length = 0
       if (lane.ready) ready.splice(ready.indexOf(lane), 1)
       lane.ready = false
-      if (lane.current === undefined) lanes.delete(webhook.id)
+      if (lane.current === undefined) lanes.delete(webhook)
     }
+    return lane
+  }
+
+  const stop = (team: Team, webhook: WebhookRow) => {
+    const lane = clearLane(webhook.id)
     for (const delivery of team.deliveriesByWebhook.get(webhook.id)) {
       if (delivery.state === 'waiting') scheduler.cancel(RETRY_JOB, team.id, delivery.id)
       // The attempt in flight settles on its own; everything else waiting is dropped.
@@ -210,9 +219,11 @@ export function createWebhookDelivery(services: Omit<Services, 'webhooks'>, opti
       'X-SVC-Delivery-Attempt': String(number),
     }
     const url = webhook.url
-    const response = await post(url, headers, raw, timeoutMs)
-    // The webhook may have been deleted (with its log) while the attempt was out.
-    if (team.webhookDeliveries.get(delivery.id) !== delivery) return
+    const response = await post(url, headers, raw, timeoutMs, closing.signal)
+    // Cut short by close(): the delivery stays queued, and goes out when the mock starts again.
+    if (closing.signal.aborted) return
+    // The webhook may have been deleted (with its log), or the team restored, while the attempt was out.
+    if (store.team(team.id)?.webhookDeliveries.get(delivery.id) !== delivery) return
     delivery.attempts = number
     delivery.request = { url, method: 'POST', headers, body: body as DeliveryRequest['body'] }
     delivery.response = response
@@ -250,6 +261,18 @@ export function createWebhookDelivery(services: Omit<Services, 'webhooks'>, opti
           if (delivery.state === 'queued') enqueue(team, delivery)
         }
       }
+    },
+    replaced(team) {
+      for (const lane of [...lanes.values()]) if (lane.team === team.id) clearLane(lane.webhook)
+      for (const delivery of [...team.webhookDeliveries.all()].sort(byCreation)) {
+        if (delivery.state === 'queued') enqueue(team, delivery)
+      }
+      settledIfIdle()
+    },
+    close() {
+      closing.abort()
+      for (const lane of [...lanes.values()]) clearLane(lane.webhook)
+      return engine.idle()
     },
     idle() {
       if (inFlight === 0 && queued === 0 && !pumpScheduled) return Promise.resolve()

@@ -41,11 +41,13 @@ export function recordedBody(text: string): RecordedResponse['body'] {
 /**
  * POSTs the body and answers the receiver's response, or null when none came: connection refused
  * or reset, a bad URL, or no answer within timeoutMs (the whole attempt, reading included).
- * Redirects are not followed: a 3xx is an answer like any other, and not a success.
+ * Redirects are not followed: a 3xx is an answer like any other, and not a success. `cancel` cuts
+ * the attempt short (the mock is closing).
  */
-export async function post(url: string, headers: Record<string, string>, body: Uint8Array, timeoutMs: number): Promise<RecordedResponse | null> {
+export async function post(url: string, headers: Record<string, string>, body: Uint8Array, timeoutMs: number, cancel?: AbortSignal): Promise<RecordedResponse | null> {
+  const timeout = AbortSignal.timeout(timeoutMs)
   try {
-    const response = await fetch(url, { method: 'POST', headers, body, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) })
+    const response = await fetch(url, { method: 'POST', headers, body, redirect: 'manual', signal: cancel ? AbortSignal.any([timeout, cancel]) : timeout })
     const text = await readLimited(response, RESPONSE_BODY_LIMIT)
     return { status_code: String(response.status), headers: Object.fromEntries(response.headers), body: recordedBody(text) }
   } catch {

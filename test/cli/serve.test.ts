@@ -19,7 +19,7 @@ afterEach(() => {
 
 function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env = { ...process.env, ...extra }
-  for (const name of ['PORT', 'IVS_HOST', 'IVS_SEED', 'IVS_DATA', 'IVS_RATE_LIMIT', 'IVS_CLOCK', 'IVS_CORS']) {
+  for (const name of ['PORT', 'IVS_HOST', 'IVS_SEED', 'IVS_DATA', 'IVS_RATE_LIMIT', 'IVS_CLOCK', 'IVS_FREEZE_CLOCK', 'IVS_CORS']) {
     if (!(name in extra)) delete env[name]
   }
   return env
@@ -123,6 +123,20 @@ describe('ivs-mock serve', () => {
     await server.stop()
   })
 
+  it('keeps the clock still from its start with --freeze-clock (or IVS_FREEZE_CLOCK), until advanced', async () => {
+    const server = await start(['--port', '0', '--clock', '2030-01-02T03:04:05Z', '--freeze-clock'])
+    expect(server.output).toContain('Clock    2030-01-02T03:04:05Z, frozen (POST /_mock/clock/advance moves it)')
+    const clock = async () => ((await (await fetch(`${server.origin}/_mock/clock`)).json()) as { now: string; frozen: boolean })
+    expect(await clock()).toMatchObject({ now: '2030-01-02T03:04:05Z', frozen: true })
+    await fetch(`${server.origin}/_mock/clock/advance`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"seconds": 3600}' })
+    expect(await clock()).toMatchObject({ now: '2030-01-02T04:04:05Z', frozen: true })
+    await server.stop()
+
+    const fromEnv = await start(['--port', '0'], { IVS_FREEZE_CLOCK: 'true', IVS_CLOCK: '2031-01-01' })
+    expect(await (await fetch(`${fromEnv.origin}/_mock/clock`)).json()).toMatchObject({ now: '2031-01-01T00:00:00Z', frozen: true })
+    await fromEnv.stop()
+  })
+
   it('keeps state across restarts with --data', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'ivs-mock-cli-'))
     try {
@@ -167,7 +181,7 @@ describe('ivs-mock command line errors', () => {
     const { code, stdout } = await run(['serve', '--help'])
     expect(code).toBe(0)
     const help = stdout.replace(/\s+/g, ' ')
-    for (const text of ['--port', 'env: PORT', '--host', 'env: IVS_HOST', '--seed', '--data', '--record-expiry-days', '--rate-limit', '--rate-limit-window', '--clock', '--cors']) {
+    for (const text of ['--port', 'env: PORT', '--host', 'env: IVS_HOST', '--seed', '--data', '--record-expiry-days', '--rate-limit', '--rate-limit-window', '--clock', '--freeze-clock', 'env: IVS_FREEZE_CLOCK', '--cors']) {
       expect(help).toContain(text)
     }
   })
@@ -199,6 +213,7 @@ describe('ivs-mock command line errors', () => {
     [['serve', '--rate-limit', '0'], {}, 'the rate limit must be a whole number from 1 to 1000000000.'],
     [['serve', '--clock', 'yesterday'], {}, 'expected an ISO 8601 date or date-time'],
     [['serve', '--cors', 'maybe'], {}, 'expected true or false.'],
+    [['serve', '--freeze-clock', 'maybe'], {}, 'expected true or false.'],
     [['serve', 'extra'], {}, 'too many arguments'],
     [['bogus'], {}, "ivs-mock: unknown command 'bogus' (commands: serve, verify, proxy, pact; run with --help for usage)\n"],
     [['help', 'bogus'], {}, "ivs-mock: unknown command 'bogus' (commands: serve, verify, proxy, pact; run with --help for usage)\n"],

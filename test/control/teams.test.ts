@@ -338,6 +338,19 @@ describe('DELETE /_mock/teams/{id}', () => {
     for (const role of ROLES) expect((await mock.api(kept.tokens[role]).get('/status')).status).toBe(204)
   })
 
+  it('forgets what the mock kept of the team beside its state: its journal and its faults', async () => {
+    const mock = createTestMock()
+    const made = await makeTeam(mock)
+    const id = made.team.id as number
+    expect((await mock.control.post(`/teams/${id}/faults`, { operationId: 'clients.list', status: 429, times: null })).status).toBe(201)
+    expect((await mock.api(made.tokens.owner).get('/clients')).status).toBe(429)
+    expect((await mock.control.get(`/journal?team=${id}`)).body.total).toBe(1)
+    expect((await mock.control.delete(`/teams/${id}`)).status).toBe(204)
+    const journal = await mock.control.get(`/journal?team=${id}`)
+    expect(journal.status).toBe(200)
+    expect(journal.body.total).toBe(0)
+  })
+
   it('answers 404 Team not found for an unknown id and for a team dropped already', async () => {
     const mock = createTestMock()
     const made = await makeTeam(mock)

@@ -111,3 +111,39 @@ describe('a ticking clock', () => {
     expect(clock.timestamp()).toBe('2028-01-01T00:00:30Z')
   })
 })
+
+describe('freezing and unfreezing', () => {
+  it('freezes a ticking clock where it stands', () => {
+    const clock = createClock({ start: START })
+    systemAdvance(7_000)
+    clock.freeze()
+    expect(clock.frozen).toBe(true)
+    systemAdvance(3_600_000)
+    expect(clock.now()).toEqual(new Date(START.getTime() + 7_000))
+    clock.advance(60_000)
+    expect(clock.now()).toEqual(new Date(START.getTime() + 67_000))
+  })
+
+  it('lets a frozen clock tick on from where it stood, without jumping to the system time', () => {
+    const clock = createClock({ start: START, frozen: true })
+    systemAdvance(3_600_000)
+    clock.advance(5_000)
+    clock.unfreeze()
+    expect(clock.frozen).toBe(false)
+    expect(clock.now()).toEqual(new Date(START.getTime() + 5_000))
+    systemAdvance(2_000)
+    expect(clock.now()).toEqual(new Date(START.getTime() + 7_000))
+  })
+
+  it('changes nothing when frozen twice or unfrozen twice', () => {
+    const clock = createClock({ start: START })
+    clock.freeze()
+    systemAdvance(1_000)
+    clock.freeze()
+    expect(clock.now()).toEqual(START)
+    clock.unfreeze()
+    clock.unfreeze()
+    systemAdvance(1_000)
+    expect(clock.now()).toEqual(new Date(START.getTime() + 1_000))
+  })
+})

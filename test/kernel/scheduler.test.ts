@@ -1,7 +1,7 @@
 // The scheduler: work due later runs when the mock's clock reaches it, each job at its own moment.
 import { describe, expect, it } from 'vitest'
 import { createClock, toTimestamp } from '../../src/kernel/clock.ts'
-import { Scheduler, type JobRow } from '../../src/kernel/scheduler.ts'
+import { replaceTeamJobs, Scheduler, type JobRow } from '../../src/kernel/scheduler.ts'
 
 const START = new Date('2026-07-01T12:00:00Z')
 const after = (seconds: number) => new Date(START.getTime() + seconds * 1000)
@@ -85,5 +85,39 @@ describe('Scheduler', () => {
     expect(errors.map((error) => (error as Error).message)).toEqual(['boom', 'scheduler: no handler for job kind nobody'])
     expect(ran.map(([, subject]) => subject)).toEqual([3])
     expect(scheduler.pending()).toEqual([])
+  })
+})
+
+describe('replaceTeamJobs', () => {
+  it("gives one team other jobs, in place, keeping the queue soonest first and other teams' jobs as they were", () => {
+    const { jobs, scheduler, ran, clock } = setup()
+    scheduler.schedule('note', 1, 1, after(10))
+    scheduler.schedule('note', 2, 2, after(20))
+    scheduler.schedule('note', 1, 3, after(30))
+    scheduler.schedule('note', 2, 4, after(40))
+    const queue = jobs
+    const restored: JobRow[] = [
+      { id: 7, kind: 'note', team: 1, subject: 7, due: after(50).getTime() },
+      { id: 5, kind: 'note', team: 1, subject: 5, due: after(5).getTime() },
+      { id: 6, kind: 'note', team: 1, subject: 6, due: after(20).getTime() },
+    ]
+    replaceTeamJobs(jobs, 1, restored)
+    expect(jobs).toBe(queue)
+    expect(jobs.map((job) => [job.team, job.subject])).toEqual([
+      [1, 5],
+      [2, 2],
+      [1, 6],
+      [2, 4],
+      [1, 7],
+    ])
+    scheduler.advance(60_000)
+    expect(ran.map(([, subject, at]) => [subject, at])).toEqual([
+      [5, toTimestamp(after(5))],
+      [2, toTimestamp(after(20))],
+      [6, toTimestamp(after(20))],
+      [4, toTimestamp(after(40))],
+      [7, toTimestamp(after(50))],
+    ])
+    expect(clock.timestamp()).toBe(toTimestamp(after(60)))
   })
 })

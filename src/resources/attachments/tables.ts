@@ -18,4 +18,5 @@ declare module '../../store/world.ts' {
 export const attachmentTables = declareTables({
   rows: ['attachments'],
   open: (state) => ({ attachments: new Table(state.attachments) }),
+  blobs: (state) => state.attachments.map((attachment) => attachment.blob),
 })

@@ -1,0 +1,119 @@
+// One running mock: the world (seeded, or read from a data file), the services, the app, and the
+// tick that runs what falls due on a ticking clock. `ivs-mock serve` (main.ts) and startMock()
+// (index.ts) both run this; they choose whether it listens on a socket and what it prints.
+import { readFileSync } from 'node:fs'
+import type { Server as HttpServer } from 'node:http'
+import { serve as listenOn } from '@hono/node-server'
+import { API_BASE, createApp } from './app.ts'
+import type { ServeConfig } from './config.ts'
+import type { Services } from './context.ts'
+import { Contracts } from './contracts/load.ts'
+import { createClock } from './kernel/clock.ts'
+import { createEventBus } from './kernel/events.ts'
+import { createRandom } from './kernel/random.ts'
+import { contractsDir, packageJsonPath, samplesDir } from './paths.ts'
+import { loadWorldFixture, type WorldFixture } from './seed/fixture.ts'
+import { seededWorld } from './seed/index.ts'
+import { createServices } from './services.ts'
+import { BlobStore, uploadsBeside } from './store/blobs.ts'
+import { openWorld, type OpenedWorld } from './store/persistence.ts'
+import { TABLES } from './tables.ts'
+
+export const VERSION = (JSON.parse(readFileSync(packageJsonPath, 'utf8')) as { version: string }).version
+
+/** What a mock runs with: serve's options but where it listens. */
+export type MockConfig = Omit<ServeConfig, 'port' | 'host'>
+
+/** The origin requests and links have when the mock answers in-process, on no socket. */
+export const IN_PROCESS_ORIGIN = 'http://localhost'
+
+export interface RunningMock {
+  app: ReturnType<typeof createApp>
+  services: Services
+  world: OpenedWorld
+  fixture: WorldFixture
+  /**
+   * Serves the app on a socket; resolves with its origin (http://127.0.0.1:<port>), where links in
+   * webhook deliveries point from then on. Rejects with the server's error (EADDRINUSE...).
+   */
+  listen(port: number, host: string): Promise<string>
+  /** Stops the tick, webhook delivery and the socket, saves a data file, and removes a temporary uploads folder. */
+  close(): Promise<void>
+}
+
+/** The host to show in a URL: a wildcard address is reached on loopback; IPv6 goes in brackets. */
+export function displayHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::') return '127.0.0.1'
+  return host.includes(':') ? `[${host}]` : host
+}
+
+export async function openMock(config: MockConfig): Promise<RunningMock> {
+  const contracts = new Contracts(contractsDir, { validateSchemas: false })
+  const fixture = loadWorldFixture()
+  const clock = createClock({ start: config.clock, frozen: config.freezeClock })
+  const world = await openWorld({ tables: TABLES, file: config.data, build: () => seededWorld(fixture, config.seed) })
+  const { store } = world
+  // Mixing in how many ids were handed out keeps new uuids fresh after a restart with --data.
+  const issued = Object.values(store.data.sequences).reduce((sum, n) => sum + (n ?? 0), 0)
+  let deliveriesChanged = false
+  const blobs = new BlobStore({ dir: config.data === undefined ? undefined : uploadsBeside(config.data), samplesDir })
+  const services = createServices({
+    store,
+    clock,
+    random: createRandom(store.data.seed + issued),
+    events: createEventBus(),
+    blobs,
+    behaviour: { recordExpiryDays: config.recordExpiryDays, checkDelaySeconds: config.checkDelay, scanDelaySeconds: config.scanDelay },
+    // Delivery attempts settle outside requests: the tick saves what they changed.
+    webhooks: { apiBase: `${IN_PROCESS_ORIGIN}${API_BASE}`, onChange: () => (deliveriesChanged = true) },
+  })
+  // What fell due while the mock was not running (or since the seed's epoch) happens now.
+  services.scheduler.runDue()
+  services.webhooks.resume()
+  const app = createApp({
+    ...services,
+    contracts,
+    rateLimit: { limit: config.rateLimit, windowSeconds: config.rateLimitWindow },
+    cors: config.cors,
+    journalSize: config.journalSize,
+    latency: config.latency,
+    afterWrite: config.data ? () => world.save() : undefined,
+    version: VERSION,
+  })
+
+  // The clock ticks with real time: what falls due (check results, expiry) happens within a second
+  // even when nobody calls. This timer only looks at the clock; the work is the scheduler's jobs.
+  const tick = setInterval(() => {
+    const ran = services.scheduler.runDue()
+    if ((ran > 0 || deliveriesChanged) && config.data) void world.save()
+    deliveriesChanged = false
+  }, 1000)
+  tick.unref()
+
+  let server: HttpServer | undefined
+  const listen = (port: number, host: string) =>
+    new Promise<string>((resolve, reject) => {
+      const started = listenOn({ fetch: app.fetch, port, hostname: host }, (info) => {
+        const origin = `http://${displayHost(host)}:${info.port}`
+        // Links in webhook deliveries point where the API answers.
+        services.webhooks.apiBase = `${origin}${API_BASE}`
+        resolve(origin)
+      }) as HttpServer
+      started.once('error', reject)
+      server = started
+    })
+
+  const close = async () => {
+    clearInterval(tick)
+    if (server) {
+      const closing = server
+      // Keep-alive connections (the runner's) would hold close() open.
+      closing.closeAllConnections()
+      await new Promise<void>((resolve) => closing.close(() => resolve()))
+    }
+    await services.webhooks.close()
+    await world.save()
+    blobs.dispose()
+  }
+  return { app, services, world, fixture, listen, close }
+}
