@@ -143,6 +143,9 @@ describe('the npm package', () => {
 
   it('installs without dev dependencies and serves: npx ivs-mock serve --port 0 answers GET /api/v2/status', async () => {
     for (const tool of ['tsx', 'esbuild', 'vitest', 'typescript']) expect(existsSync(join(app, 'node_modules', tool)), tool).toBe(false)
+    // The bundle carries the packages it runs on; only Pact's verifier is installed beside it.
+    for (const bundled of ['hono', '@hono/node-server', '@faker-js/faker', 'ajv', 'lowdb', 'pdf-lib']) expect(existsSync(join(app, 'node_modules', bundled)), bundled).toBe(false)
+    expect(existsSync(join(app, 'node_modules', '@pact-foundation', 'pact'))).toBe(true)
     const server = startInApp('npx', ['--no', 'ivs-mock', 'serve', '--port', '0'])
     const [, origin] = await server.waitFor(/listening on (http:\/\/127\.0\.0\.1:\d+)\/api\/v2[\s\S]*Try /)
     const status = await fetch(`${origin}/api/v2/status`, { headers: { Authorization: 'Bearer ivs_acme_owner' } })
