@@ -10,6 +10,7 @@ import { journalRoutes } from './control/journal.ts'
 import { controlRoutes } from './control/routes.ts'
 import { bearerToken, identifier } from './kernel/auth.ts'
 import type { KernelEnv } from './kernel/env.ts'
+import { BodyCutShort } from './kernel/body.ts'
 import { HtmlError, HttpError, routeNotFound, serverError } from './kernel/errors.ts'
 import { DEFAULT_JOURNAL_SIZE, Journal, type Exchange } from './kernel/journal.ts'
 import { Routes } from './kernel/operation.ts'
@@ -61,6 +62,8 @@ export interface AppOptions extends Services {
   version?: string
   /** API exchanges the journal keeps per team (DEFAULT_JOURNAL_SIZE by default); 0 keeps none. */
   journalSize?: number
+  /** The largest JSON or form body read (DEFAULT_MAX_BODY_BYTES by default): larger is the 413 page. */
+  maxBodyBytes?: number
 }
 
 const RESOURCE_ROUTES = [
@@ -112,6 +115,7 @@ export function createApp(options: AppOptions): Hono<KernelEnv<RequestContext>> 
     base: API_BASE,
     // Read-only members get 403 on every write (FACTS.md "Roles"); their own profile is theirs to change.
     mayWrite: (ctx, op) => USER_OWN_WRITES.has(op.id) || canWrite(ctx.member.role),
+    maxBodyBytes: options.maxBodyBytes,
   })
   for (const register of RESOURCE_ROUTES) register(routes)
 
@@ -152,8 +156,7 @@ export function createApp(options: AppOptions): Hono<KernelEnv<RequestContext>> 
       exchange.reason = rejected.reason
       exchange.team = rejected.team
     }
-    // The gate has read a JSON body by now, and Hono keeps what it read.
-    journal.record(exchange, op?.body !== undefined ? (c.req.bodyCache.text as Promise<string> | undefined) : undefined)
+    journal.record(exchange, c.get('bodyText'))
   }
   // Whatever fell due on the clock happens before the request sees the state. The journal keeps
   // every answer, the 429 thrown here included.
@@ -181,7 +184,7 @@ export function createApp(options: AppOptions): Hono<KernelEnv<RequestContext>> 
   })
 
   // The control API has no caller: every request acts with the mock's services.
-  const controlApi = new Routes<Services>(contracts, { base: CONTROL_BASE })
+  const controlApi = new Routes<Services>(contracts, { base: CONTROL_BASE, maxBodyBytes: options.maxBodyBytes })
   controlRoutes(controlApi)
   journalRoutes(controlApi, journal)
   oauthControlRoutes(controlApi)
@@ -206,7 +209,7 @@ export function createApp(options: AppOptions): Hono<KernelEnv<RequestContext>> 
   }
   api.route('/', routes.app)
   control.route('/', controlApi.app)
-  oauthRoutes(oauthEndpoints, services)
+  oauthRoutes(oauthEndpoints, services, options.maxBodyBytes)
 
   const app = new Hono<KernelEnv<RequestContext>>()
   if (options.cors ?? true) {
@@ -237,6 +240,8 @@ export function createApp(options: AppOptions): Hono<KernelEnv<RequestContext>> 
   app.onError((error, c) => {
     const known = error instanceof HttpError ? error : undefined
     if (!known) console.error(error)
+    // Clients that hang up happen all the time under load: one line, no stack.
+    if (known instanceof BodyCutShort) console.error(`ivs-mock: ${c.req.method} ${new URL(c.req.url).pathname}: the client went away before sending its whole body`)
     if (known instanceof HtmlError) return html(c, known.page, known.status, known.headers)
     const { status, body, headers } = known ?? serverError()
     return json(c, body, status, headers)

@@ -3,6 +3,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander'
 import { describeStates, ROLE_PARAM } from './harness/pact/states.ts'
 import { TOKEN_ROLES } from './harness/runner.ts'
+import { DEFAULT_MAX_BODY_BYTES } from './kernel/body.ts'
 import { DEFAULT_JOURNAL_SIZE } from './kernel/journal.ts'
 import { DEFAULT_SCAN_DELAY_SECONDS } from './lifecycle/schedule.ts'
 
@@ -19,6 +20,7 @@ export interface ServeConfig {
   clock: Date | undefined
   cors: boolean
   journalSize: number
+  maxBody: number
 }
 
 export const DEFAULT_PORT = 4010
@@ -46,6 +48,21 @@ function nonEmpty(name: string) {
   return (value: string): string => {
     if (value.trim() === '') throw new InvalidArgumentError(`${name} must not be empty.`)
     return value
+  }
+}
+
+const SIZE_UNITS: Record<string, number> = { '': 1, b: 1, k: 1024, kb: 1024, kib: 1024, m: 1024 ** 2, mb: 1024 ** 2, mib: 1024 ** 2, g: 1024 ** 3, gb: 1024 ** 3, gib: 1024 ** 3 }
+
+/** A size in bytes, or with a unit: 1048576, 512kb, 1mb, 10MiB (kilo and mega count 1024). */
+function size(name: string, min: number, max: number) {
+  return (value: string): number => {
+    const match = /^(\d+)\s*([a-z]*)$/i.exec(value.trim())
+    const unit = SIZE_UNITS[match?.[2]?.toLowerCase() ?? 'none']
+    const bytes = match && unit !== undefined ? Number(match[1]) * unit : Number.NaN
+    if (!Number.isSafeInteger(bytes) || bytes < min || bytes > max) {
+      throw new InvalidArgumentError(`${name} must be a number of bytes from ${min} to ${max}, or a size such as 512kb, 1mb or 10mb.`)
+    }
+    return bytes
   }
 }
 
@@ -108,6 +125,10 @@ export function serveOptions(): Option[] {
       .env('IVS_JOURNAL_SIZE')
       .default(DEFAULT_JOURNAL_SIZE)
       .argParser(integer('the journal size', 0, 1_000_000)),
+    new Option('--max-body <size>', 'largest JSON or form body read (bytes, or e.g. 512kb, 10mb); a larger one is a 413')
+      .env('IVS_MAX_BODY')
+      .default(DEFAULT_MAX_BODY_BYTES, '1mb')
+      .argParser(size('the body limit', 1024, 1024 ** 3)),
   ]
 }
 
@@ -125,6 +146,7 @@ export function toServeConfig(options: Record<string, unknown>): ServeConfig {
     clock: options.clock as Date | undefined,
     cors: options.cors as boolean,
     journalSize: options.journalSize as number,
+    maxBody: options.maxBody as number,
   }
 }
 

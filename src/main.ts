@@ -96,6 +96,7 @@ async function startMock(config: ServeConfig, announce: boolean): Promise<Runnin
     rateLimit: { limit: config.rateLimit, windowSeconds: config.rateLimitWindow },
     cors: config.cors,
     journalSize: config.journalSize,
+    maxBodyBytes: config.maxBody,
     afterWrite: config.data ? () => world.save() : undefined,
     version: packageJson.version,
   })

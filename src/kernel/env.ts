@@ -14,5 +14,7 @@ export interface KernelEnv<P> {
     responseHeaders: Record<string, string> | undefined
     /** The operation the request reached, set by its gate (the journal reads it). */
     operation: OperationContract | undefined
+    /** The JSON body as the gate reads it (the journal keeps it). */
+    bodyText: Promise<string> | undefined
   }
 }

@@ -34,6 +34,8 @@ export interface MockOptions {
   webhooks?: Partial<DeliveryOptions>
   /** Exchanges the traffic journal keeps per team (the app's default when left out). */
   journalSize?: number
+  /** The largest JSON or form body read (the app's default, 10 MiB, when left out). */
+  maxBodyBytes?: number
 }
 
 export interface TestMock {
@@ -74,6 +76,7 @@ export function createTestMock(options: MockOptions = {}): TestMock {
     contracts,
     rateLimit: { limit: options.rateLimit ?? 10_000, windowSeconds: options.rateLimitWindowSeconds ?? 60 },
     ...(options.journalSize !== undefined && { journalSize: options.journalSize }),
+    ...(options.maxBodyBytes !== undefined && { maxBodyBytes: options.maxBodyBytes }),
   })
   const api = (token = 'ivs_acme_owner') => new ApiClient(app, token)
   return {
