@@ -1,7 +1,6 @@
 // Composition root: the only place that wires state, kernel and resources into one Hono app.
 // The app is a plain fetch handler: main.ts serves it on a socket, tests call app.request().
 import { Hono, type Context } from 'hono'
-import { cors } from 'hono/cors'
 import type { AppRoutes, RequestContext, Services } from './context.ts'
 import type { Contracts } from './contracts/load.ts'
 import { SURFACES, type Surface } from './contracts/load.ts'
@@ -11,6 +10,8 @@ import { controlRoutes } from './control/routes.ts'
 import { bearerToken, identifier } from './kernel/auth.ts'
 import type { KernelEnv } from './kernel/env.ts'
 import { BodyCutShort } from './kernel/body.ts'
+import { browserPolicy, hostCheck } from './kernel/browsers.ts'
+import { HostAllowList } from './kernel/hosts.ts'
 import { HtmlError, HttpError, routeNotFound, serverError } from './kernel/errors.ts'
 import { DEFAULT_JOURNAL_SIZE, Journal, type Exchange } from './kernel/journal.ts'
 import { Routes } from './kernel/operation.ts'
@@ -55,8 +56,14 @@ export const OAUTH_BASE = `${SURFACES.oauth.base}/oauth`
 export interface AppOptions extends Services {
   contracts: Contracts
   rateLimit: { limit: number; windowSeconds: number }
-  /** Answer browsers from any origin (frontend development); on by default. */
+  /** Answer browsers' cross-origin requests (CORS) at all; on by default. */
   cors?: boolean
+  /** Origins browsers may call the API from; default ['*'], any (frontend development). */
+  corsOrigins?: readonly string[]
+  /** Origins browsers may call the control API and the OAuth endpoints from; default none. */
+  mockCorsOrigins?: readonly string[]
+  /** Host names the mock answers to beside the loopback ones ('*': any); default none. */
+  allowedHosts?: readonly string[]
   /** Called after every request that may have changed state (persistence with --data). */
   afterWrite?: () => Promise<void>
   version?: string
@@ -212,18 +219,8 @@ export function createApp(options: AppOptions): Hono<KernelEnv<RequestContext>> 
   oauthRoutes(oauthEndpoints, services, options.maxBodyBytes)
 
   const app = new Hono<KernelEnv<RequestContext>>()
-  if (options.cors ?? true) {
-    const allowBrowsers = cors({
-      origin: '*',
-      allowHeaders: ['Authorization', 'Content-Type'],
-      allowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
-      exposeHeaders: ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After'],
-    })
-    // Only browsers need CORS headers, and they always send Origin on cross-origin calls. Skipping
-    // the middleware otherwise matters: it touches c.res early, which makes Hono copy every
-    // response through a stream (half the throughput, measured with npm run bench).
-    app.use('*', (c, next) => (c.req.header('Origin') ? allowBrowsers(c, next) : next()))
-  }
+  app.use('*', hostCheck(new HostAllowList(options.allowedHosts)))
+  app.use('*', browserPolicy({ cors: options.cors ?? true, apiOrigins: options.corsOrigins ?? ['*'], mockOrigins: options.mockCorsOrigins ?? [] }))
   const openApi = new Map<Surface, Record<string, unknown>>()
   const serveOpenApi = (path: string, surface: Surface) =>
     app.get(path, (c) => {

@@ -21,6 +21,12 @@ export interface ServeConfig {
   cors: boolean
   journalSize: number
   maxBody: number
+  /** Origins browsers may call /api/v2 from ('*': any). */
+  corsOrigins: string[]
+  /** Origins browsers may call /_mock and /oauth from (none by default). */
+  mockCorsOrigins: string[]
+  /** Host names the mock answers to beside the loopback ones ('*': any). */
+  allowedHosts: string[]
 }
 
 export const DEFAULT_PORT = 4010
@@ -64,6 +70,21 @@ function size(name: string, min: number, max: number) {
     }
     return bytes
   }
+}
+
+/** A list option: repeatable, and each value may hold several items separated by commas or spaces. */
+function list(check: (item: string) => string) {
+  return (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), ...value.split(/[\s,]+/).filter(Boolean).map(check)]
+}
+
+function origin(value: string): string {
+  if (value === '*' || /^https?:\/\/[^/\s?#]+$/i.test(value)) return value
+  throw new InvalidArgumentError(`expected origins such as http://localhost:5173 (scheme, host and port; no path), or *; got ${value}.`)
+}
+
+function hostNameOption(value: string): string {
+  if (value === '*' || /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/i.test(value) || /^\[?[0-9a-f:.]*:[0-9a-f:.]*\]?$/i.test(value)) return value
+  throw new InvalidArgumentError(`expected host names or addresses without a port, such as ivs-mock or 192.0.2.10, or *; got ${value}.`)
 }
 
 function booleanWord(value: string): boolean {
@@ -117,10 +138,19 @@ export function serveOptions(): Option[] {
     new Option('--clock <timestamp>', "start the mock's clock at this UTC time and let it tick; default: now")
       .env('IVS_CLOCK')
       .argParser(timestamp),
-    new Option('--cors <boolean>', 'answer cross-origin browser requests from any origin')
+    new Option('--cors <boolean>', 'answer cross-origin browser requests at all (false: no CORS headers anywhere)')
       .env('IVS_CORS')
       .default(true)
       .argParser(booleanWord),
+    new Option('--cors-origin <origins>', 'origins browsers may call /api/v2 from (repeatable, comma-separated; * any); default: any')
+      .env('IVS_CORS_ORIGIN')
+      .argParser(list(origin)),
+    new Option('--mock-cors-origin <origins>', 'origins browsers may call /_mock and /oauth from (repeatable, comma-separated; * any); default: none')
+      .env('IVS_MOCK_CORS_ORIGIN')
+      .argParser(list(origin)),
+    new Option('--allowed-host <hosts>', 'host names the mock answers to besides localhost, 127.0.0.1, [::1] and the --host address (repeatable, comma-separated; * any)')
+      .env('IVS_ALLOWED_HOSTS')
+      .argParser(list(hostNameOption)),
     new Option('--journal-size <exchanges>', 'API exchanges the traffic journal keeps per team (GET /_mock/journal); 0 turns it off')
       .env('IVS_JOURNAL_SIZE')
       .default(DEFAULT_JOURNAL_SIZE)
@@ -147,6 +177,9 @@ export function toServeConfig(options: Record<string, unknown>): ServeConfig {
     cors: options.cors as boolean,
     journalSize: options.journalSize as number,
     maxBody: options.maxBody as number,
+    corsOrigins: (options.corsOrigin as string[] | undefined) ?? ['*'],
+    mockCorsOrigins: (options.mockCorsOrigin as string[] | undefined) ?? [],
+    allowedHosts: (options.allowedHost as string[] | undefined) ?? [],
   }
 }
 

@@ -95,6 +95,10 @@ async function startMock(config: ServeConfig, announce: boolean): Promise<Runnin
     contracts,
     rateLimit: { limit: config.rateLimit, windowSeconds: config.rateLimitWindow },
     cors: config.cors,
+    corsOrigins: config.corsOrigins,
+    mockCorsOrigins: config.mockCorsOrigins,
+    // The address it is bound to reaches it too (0.0.0.0 is no name: reaching it from elsewhere takes --allowed-host).
+    allowedHosts: [config.host, ...config.allowedHosts],
     journalSize: config.journalSize,
     maxBodyBytes: config.maxBody,
     afterWrite: config.data ? () => world.save() : undefined,

@@ -63,7 +63,7 @@ describe('a JSON or form body over the limit', () => {
   })
 
   it.each([0, 1, 2])('is refused as soon as it passes the limit when it comes without a Content-Length: surface %i', async (index) => {
-    const mock = createTestMock({ maxBodyBytes: 256 * 1024 })
+    const mock = createTestMock({ app: { maxBodyBytes: 256 * 1024 } })
     const surface = surfaces(mock)[index] as ReturnType<typeof surfaces>[number]
     const { stream, pulled } = endless(64 * 1024)
     const res = await surface.client.request('POST', surface.path, { raw: stream, headers: surface.headers })
@@ -75,7 +75,7 @@ describe('a JSON or form body over the limit', () => {
   it('a body of exactly the limit is read', async () => {
     const body = JSON.stringify({ name: { first_name: 'Ada', last_name: 'Lovelace' }, email: 'ada@example.com' })
     const limit = 4096
-    const mock = createTestMock({ maxBodyBytes: limit })
+    const mock = createTestMock({ app: { maxBodyBytes: limit } })
     const exact = await mock.api().request('POST', '/clients', { raw: body + ' '.repeat(limit - body.length), headers: { 'Content-Type': 'application/json' } })
     expect(exact.status, exact.text).toBe(201)
     const over = await mock.api().request('POST', '/clients', { raw: body + ' '.repeat(limit - body.length + 1), headers: { 'Content-Type': 'application/json' } })
@@ -99,7 +99,7 @@ describe('a JSON or form body over the limit', () => {
   })
 
   it('is kept out of the journal, which goes on recording', async () => {
-    const mock = createTestMock({ maxBodyBytes: 1024 })
+    const mock = createTestMock({ app: { maxBodyBytes: 1024 } })
     const team = mock.newTeam()
     const res = await team.api().request('POST', '/clients', { raw: `{"reference":"${'x'.repeat(2000)}"}`, headers: { 'Content-Type': 'application/json' } })
     expectTooLarge(res)

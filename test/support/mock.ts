@@ -1,6 +1,6 @@
 // A fresh, fully wired mock per test (in memory, frozen clock), sharing one seeded world template
 // per test file so seeding costs once.
-import { createApp } from '../../src/app.ts'
+import { createApp, type AppOptions } from '../../src/app.ts'
 import { createClock, toTimestamp, type Clock } from '../../src/kernel/clock.ts'
 import { createEventBus, type DomainEvent } from '../../src/kernel/events.ts'
 import { createRandom } from '../../src/kernel/random.ts'
@@ -34,8 +34,8 @@ export interface MockOptions {
   webhooks?: Partial<DeliveryOptions>
   /** Exchanges the traffic journal keeps per team (the app's default when left out). */
   journalSize?: number
-  /** The largest JSON or form body read (the app's default, 10 MiB, when left out). */
-  maxBodyBytes?: number
+  /** Other options of the app (the body limit, CORS, the hosts it answers to); its defaults when left out. */
+  app?: Partial<Pick<AppOptions, 'maxBodyBytes' | 'cors' | 'corsOrigins' | 'mockCorsOrigins' | 'allowedHosts'>>
 }
 
 export interface TestMock {
@@ -76,7 +76,7 @@ export function createTestMock(options: MockOptions = {}): TestMock {
     contracts,
     rateLimit: { limit: options.rateLimit ?? 10_000, windowSeconds: options.rateLimitWindowSeconds ?? 60 },
     ...(options.journalSize !== undefined && { journalSize: options.journalSize }),
-    ...(options.maxBodyBytes !== undefined && { maxBodyBytes: options.maxBodyBytes }),
+    ...options.app,
   })
   const api = (token = 'ivs_acme_owner') => new ApiClient(app, token)
   return {
