@@ -33,6 +33,13 @@ export interface WebhookDispatch {
   stop(team: Team, webhook: WebhookRow): void
   /** Queues again the attempts a stopped mock left queued or in flight (main.ts, on start with --data). */
   resume(): void
+  /**
+   * Where the mock listens, once it does (main.ts): its port, the address it is bound to and the
+   * other names it answers to. Until then, where apiBase points.
+   */
+  listening(port: number, host: string, allowedHosts: readonly string[]): void
+  /** Whether a URL points at the mock itself: refused as a webhook URL, and never POSTed to. */
+  targetsMock(url: string): boolean
   /** Resolves once no attempt is queued or in flight (retries waiting on the clock do not count). */
   idle(): Promise<void>
   /** Whether an attempt is queued or in flight. */

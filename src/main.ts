@@ -121,6 +121,8 @@ async function startMock(config: ServeConfig, announce: boolean): Promise<Runnin
   })
   // Links in webhook deliveries point where the API answers.
   services.webhooks.apiBase = `${origin}${API_BASE}`
+  // Webhooks may not point back at the mock, under any name that reaches it.
+  services.webhooks.listening(Number(new URL(origin).port), config.host, config.allowedHosts)
   if (announce) {
     const firstToken = fixture.tokens.find((token) => store.resolveToken(token.token, clock.timestamp))?.token ?? '<token>'
     const state = config.data ? `${config.data} (${world.origin})` : 'in memory'

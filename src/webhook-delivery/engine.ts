@@ -19,6 +19,7 @@ import { pruneDeliveries, type DeliveryRequest, type WebhookDeliveryRow, type We
 import type { Team } from '../store/world.ts'
 import { isSuccess, post } from './http.ts'
 import { subscribes } from './matching.ts'
+import { listeningAt, listeningOn, pointsAtMock, type Listening } from './self.ts'
 
 /** Seconds after a failed attempt until the next (FACTS.md): 5 attempts over about 28 minutes. */
 export const RETRY_DELAYS_SECONDS = [60, 120, 600, 900] as const
@@ -72,6 +73,8 @@ export function createWebhookDelivery(services: Omit<Services, 'webhooks'>, opti
   const timeoutMs = options.timeoutMs ?? ATTEMPT_TIMEOUT_MS
   const maxInFlight = options.maxInFlight ?? MAX_IN_FLIGHT
   const product = options.product ?? 'IVS-Mock-Webhooks/1.0'
+  const apiBase = options.apiBase ?? 'http://127.0.0.1:4010/api/v2'
+  let self: Listening = listeningAt(apiBase)
   const lanes = new Map<number, Lane>()
   const ready: Lane[] = []
   let inFlight = 0
@@ -210,7 +213,8 @@ export function createWebhookDelivery(services: Omit<Services, 'webhooks'>, opti
       'X-SVC-Delivery-Attempt': String(number),
     }
     const url = webhook.url
-    const response = await post(url, headers, raw, timeoutMs)
+    // A URL that reached another server when it was set may point at the mock now (restarted on its port): never sent.
+    const response = pointsAtMock(url, self) ? null : await post(url, headers, raw, timeoutMs)
     // The webhook may have been deleted (with its log) while the attempt was out.
     if (team.webhookDeliveries.get(delivery.id) !== delivery) return
     delivery.attempts = number
@@ -238,7 +242,11 @@ export function createWebhookDelivery(services: Omit<Services, 'webhooks'>, opti
   }
 
   const engine: WebhookEngine = {
-    apiBase: options.apiBase ?? 'http://127.0.0.1:4010/api/v2',
+    apiBase,
+    listening(port, host, allowedHosts) {
+      self = listeningOn(port, host, allowedHosts)
+    },
+    targetsMock: (url) => pointsAtMock(url, self),
     ping(team, webhook) {
       if (webhook.is_enabled) deliver(team, webhook, 'ping', [...PING_DATA])
     },
