@@ -42,6 +42,13 @@ export interface WebhookDispatch {
   targetsMock(url: string): boolean
   /** Resolves once no attempt is queued or in flight (retries waiting on the clock do not count). */
   idle(): Promise<void>
+  /**
+   * Resolves once every webhook's queue is empty and nothing is in flight, except for the webhooks
+   * in `abandoned`: those still busy one attempt's timeout after the call are added to it and no
+   * longer waited for (their receiver hangs, or their backlog is long). Passing the same set to
+   * later calls waits for none of them again.
+   */
+  settle(abandoned: Set<number>): Promise<void>
   /** Whether an attempt is queued or in flight. */
   readonly busy: boolean
 }

@@ -37,15 +37,30 @@ export class Scheduler {
 
   schedule(kind: string, team: number, subject: number, due: Date): JobRow {
     const job: JobRow = { id: this.nextId(), kind, team, subject, due: due.getTime() }
+    this.jobs.splice(this.firstAfter(job.due), 0, job)
+    return job
+  }
+
+  /** Drops one job that schedule() answered, found by its moment (a search, not a walk through the queue). */
+  unschedule(job: JobRow): void {
+    for (let index = this.firstAfter(job.due - 1); index < this.jobs.length && (this.jobs[index] as JobRow).due === job.due; index++) {
+      if ((this.jobs[index] as JobRow).id === job.id) {
+        this.jobs.splice(index, 1)
+        return
+      }
+    }
+  }
+
+  /** The index of the first job due after `moment` (binary search: the queue is sorted by due). */
+  private firstAfter(moment: number): number {
     let low = 0
     let high = this.jobs.length
     while (low < high) {
       const middle = (low + high) >>> 1
-      if ((this.jobs[middle] as JobRow).due <= job.due) low = middle + 1
+      if ((this.jobs[middle] as JobRow).due <= moment) low = middle + 1
       else high = middle
     }
-    this.jobs.splice(low, 0, job)
-    return job
+    return low
   }
 
   /** Drops the jobs of a kind about a subject (a record's expiry moved, a reminder was switched off). */
