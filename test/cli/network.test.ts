@@ -67,12 +67,8 @@ describe('--max-body', () => {
     const declared = await fetch(`${mock.origin}/api/v2/clients`, { method: 'POST', headers: owner, body: big })
     expect(declared.status).toBe(413)
     expect(await declared.text()).toBe(TOO_LARGE_PAGE)
-    const chunked = await fetch(`${mock.origin}/api/v2/clients`, {
-      method: 'POST',
-      headers: owner,
-      body: new Blob([big]).stream(),
-      duplex: 'half',
-    } as RequestInit)
+    const streamed: RequestInit & { duplex: 'half' } = { method: 'POST', headers: owner, body: new Blob([big]).stream(), duplex: 'half' }
+    const chunked = await fetch(`${mock.origin}/api/v2/clients`, streamed)
     expect(chunked.status).toBe(413)
     const small = await fetch(`${mock.origin}/api/v2/clients`, { method: 'POST', headers: owner, body: JSON.stringify({ name: { first_name: 'Ada', last_name: 'Lovelace' }, email: 'ada@example.com' }) })
     expect(small.status).toBe(201)
