@@ -10,7 +10,7 @@
 import type { Context, MiddlewareHandler, Next } from 'hono'
 import { cors } from 'hono/cors'
 import type { KernelEnv } from './env.ts'
-import { hostOfUrl, type HostAllowList } from './hosts.ts'
+import { authorityOfUrl, hostName, type HostAllowList } from './hosts.ts'
 import { json } from './respond.ts'
 
 export interface BrowserOptions {
@@ -63,9 +63,17 @@ export function browserPolicy(options: BrowserOptions): MiddlewareHandler<Kernel
 export function hostCheck(hosts: HostAllowList): MiddlewareHandler<KernelEnv<any>> {
   const known = ['localhost', '127.0.0.1', '[::1]', ...hosts.extra]
   const listed = `${known.slice(0, -1).join(', ')} and ${known.at(-1) as string}`
+  // Clients use a handful of names: remembering each one's verdict keeps this to a Map lookup per request.
+  const verdicts = new Map<string, boolean>()
   return (c, next) => {
-    const name = hostOfUrl(c.req.url)
-    if (hosts.allows(name)) return next()
+    const authority = authorityOfUrl(c.req.url)
+    let allowed = verdicts.get(authority)
+    if (allowed === undefined) {
+      allowed = hosts.allows(hostName(authority))
+      if (verdicts.size < 256) verdicts.set(authority, allowed)
+    }
+    if (allowed) return next()
+    const name = hostName(authority)
     return Promise.resolve(
       json(c, { message: `This mock does not answer to the host name ${name}, only to ${listed}. To reach it by that name, start it with --allowed-host ${name} (or IVS_ALLOWED_HOSTS=${name}).` }, 421),
     )

@@ -15,11 +15,11 @@ export function hostName(authority: string): string {
   return host.toLowerCase().replace(/\.$/, '')
 }
 
-/** The host name of an absolute URL as the server built it ("http://host:port/path"), without parsing the whole URL. */
-export function hostOfUrl(url: string): string {
+/** The authority ("host:port") of an absolute URL as the server built it ("http://host:port/path"), without parsing the whole URL. */
+export function authorityOfUrl(url: string): string {
   const start = url.indexOf('//') + 2
   const end = url.indexOf('/', start)
-  return hostName(url.slice(start, end === -1 ? undefined : end))
+  return url.slice(start, end === -1 ? undefined : end)
 }
 
 /** The addresses that mean "every interface" when bound to. */
