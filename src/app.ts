@@ -2,7 +2,6 @@
 // The app is a plain fetch handler: main.ts serves it on a socket, tests call app.request().
 import { setTimeout as sleep } from 'node:timers/promises'
 import { Hono, type Context } from 'hono'
-import { cors } from 'hono/cors'
 import type { AppRoutes, RequestContext, Services } from './context.ts'
 import type { Contracts } from './contracts/load.ts'
 import { SURFACES, type Surface } from './contracts/load.ts'
@@ -15,6 +14,9 @@ import { snapshotRoutes } from './control/snapshots.ts'
 import { controlRoutes } from './control/routes.ts'
 import { bearerToken, identifier } from './kernel/auth.ts'
 import type { KernelEnv } from './kernel/env.ts'
+import { BodyCutShort, DEFAULT_MAX_BODY_BYTES } from './kernel/body.ts'
+import { browserPolicy, hostCheck } from './kernel/browsers.ts'
+import { HostAllowList } from './kernel/hosts.ts'
 import { HtmlError, HttpError, routeNotFound, serverError } from './kernel/errors.ts'
 import { ConnectionDropped, dropConnection, Faults, latencyDraw, type Latency } from './kernel/faults.ts'
 import { DEFAULT_JOURNAL_SIZE, Journal, type Exchange } from './kernel/journal.ts'
@@ -60,8 +62,14 @@ export const OAUTH_BASE = `${SURFACES.oauth.base}/oauth`
 export interface AppOptions extends Services {
   contracts: Contracts
   rateLimit: { limit: number; windowSeconds: number }
-  /** Answer browsers from any origin (frontend development); on by default. */
+  /** Answer browsers' cross-origin requests (CORS) at all; on by default. */
   cors?: boolean
+  /** Origins browsers may call the API from; default ['*'], any (frontend development). */
+  corsOrigins?: readonly string[]
+  /** Origins browsers may call the control API and the OAuth endpoints from; default none. */
+  mockCorsOrigins?: readonly string[]
+  /** Host names the mock answers to beside the loopback ones ('*': any); default none. */
+  allowedHosts?: readonly string[]
   /** Called after every request that may have changed state (persistence with --data). */
   afterWrite?: () => Promise<void>
   version?: string
@@ -69,6 +77,8 @@ export interface AppOptions extends Services {
   journalSize?: number
   /** Real time every API answer is held (serve --latency); none by default. */
   latency?: Latency
+  /** The largest JSON or form body read (DEFAULT_MAX_BODY_BYTES by default): larger is the 413 page. */
+  maxBodyBytes?: number
 }
 
 const RESOURCE_ROUTES = [
@@ -116,13 +126,14 @@ export function createApp(options: AppOptions): Hono<KernelEnv<RequestContext>> 
     behaviour: options.behaviour,
     webhooks: options.webhooks,
   }
-  const faults = new Faults(contracts, { nowMs: () => clock.now().getTime(), rateLimit: options.rateLimit })
+  const faults = new Faults(contracts, { nowMs: () => clock.now().getTime(), rateLimit: options.rateLimit, maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES })
   const routes = new Routes<RequestContext>(contracts, {
     base: API_BASE,
     // Read-only members get 403 on every write (FACTS.md "Roles"); their own profile is theirs to change.
     mayWrite: (ctx, op) => USER_OWN_WRITES.has(op.id) || canWrite(ctx.member.role),
     // Faults apply to the caller's team once it is identified and counted, before the operation looks anything up.
     intercept: (c, ctx, op) => faults.intercept(c, ctx.team.id, op),
+    maxBodyBytes: options.maxBodyBytes,
   })
   for (const register of RESOURCE_ROUTES) register(routes)
 
@@ -164,8 +175,7 @@ export function createApp(options: AppOptions): Hono<KernelEnv<RequestContext>> 
       exchange.reason = rejected.reason
       exchange.team = rejected.team
     }
-    // The gate has read a JSON body by now, and Hono keeps what it read.
-    journal.record(exchange, op?.body !== undefined ? (c.req.bodyCache.text as Promise<string> | undefined) : undefined)
+    journal.record(exchange, c.get('bodyText'))
   }
   const latency = latencyDraw(options.latency)
   // Whatever fell due on the clock happens before the request sees the state. The answer is held
@@ -193,7 +203,7 @@ export function createApp(options: AppOptions): Hono<KernelEnv<RequestContext>> 
   })
 
   // The control API has no caller: every request acts with the mock's services.
-  const controlApi = new Routes<Services>(contracts, { base: CONTROL_BASE })
+  const controlApi = new Routes<Services>(contracts, { base: CONTROL_BASE, maxBodyBytes: options.maxBodyBytes })
   controlRoutes(controlApi, (team) => {
     faults.clear(team)
     journal.clear(team)
@@ -225,21 +235,11 @@ export function createApp(options: AppOptions): Hono<KernelEnv<RequestContext>> 
   }
   api.route('/', routes.app)
   control.route('/', controlApi.app)
-  oauthRoutes(oauthEndpoints, services)
+  oauthRoutes(oauthEndpoints, services, options.maxBodyBytes)
 
   const app = new Hono<KernelEnv<RequestContext>>()
-  if (options.cors ?? true) {
-    const allowBrowsers = cors({
-      origin: '*',
-      allowHeaders: ['Authorization', 'Content-Type'],
-      allowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
-      exposeHeaders: ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After'],
-    })
-    // Only browsers need CORS headers, and they always send Origin on cross-origin calls. Skipping
-    // the middleware otherwise matters: it touches c.res early, which makes Hono copy every
-    // response through a stream (half the throughput, measured with npm run bench).
-    app.use('*', (c, next) => (c.req.header('Origin') ? allowBrowsers(c, next) : next()))
-  }
+  app.use('*', hostCheck(new HostAllowList(options.allowedHosts)))
+  app.use('*', browserPolicy({ cors: options.cors ?? true, apiOrigins: options.corsOrigins ?? ['*'], mockOrigins: options.mockCorsOrigins ?? [] }))
   const openApi = new Map<Surface, Record<string, unknown>>()
   const serveOpenApi = (path: string, surface: Surface) =>
     app.get(path, (c) => {
@@ -258,6 +258,8 @@ export function createApp(options: AppOptions): Hono<KernelEnv<RequestContext>> 
     if (error instanceof ConnectionDropped) throw error
     const known = error instanceof HttpError ? error : undefined
     if (!known) console.error(error)
+    // Clients that hang up happen all the time under load: one line, no stack.
+    if (known instanceof BodyCutShort) console.error(`ivs-mock: ${c.req.method} ${new URL(c.req.url).pathname}: the client went away before sending its whole body`)
     if (known instanceof HtmlError) return html(c, known.page, known.status, known.headers)
     const { status, body, headers } = known ?? serverError()
     return json(c, body, status, headers)

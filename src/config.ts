@@ -4,6 +4,7 @@ import { Command, InvalidArgumentError, Option } from 'commander'
 import { describeStates, ROLE_PARAM } from './harness/pact/states.ts'
 import { TOKEN_ROLES } from './harness/runner.ts'
 import type { Latency } from './kernel/faults.ts'
+import { DEFAULT_MAX_BODY_BYTES } from './kernel/body.ts'
 import { DEFAULT_JOURNAL_SIZE } from './kernel/journal.ts'
 import { DEFAULT_SCAN_DELAY_SECONDS } from './lifecycle/schedule.ts'
 
@@ -23,6 +24,13 @@ export interface ServeConfig {
   cors: boolean
   journalSize: number
   latency: Latency | undefined
+  maxBody: number
+  /** Origins browsers may call /api/v2 from ('*': any). */
+  corsOrigins: string[]
+  /** Origins browsers may call /_mock and /oauth from (none by default). */
+  mockCorsOrigins: string[]
+  /** Host names the mock answers to beside the loopback ones ('*': any). */
+  allowedHosts: string[]
 }
 
 export const DEFAULT_PORT = 4010
@@ -64,6 +72,36 @@ function nonEmpty(name: string) {
     if (value.trim() === '') throw new InvalidArgumentError(`${name} must not be empty.`)
     return value
   }
+}
+
+const SIZE_UNITS: Record<string, number> = { '': 1, b: 1, k: 1024, kb: 1024, kib: 1024, m: 1024 ** 2, mb: 1024 ** 2, mib: 1024 ** 2, g: 1024 ** 3, gb: 1024 ** 3, gib: 1024 ** 3 }
+
+/** A size in bytes, or with a unit: 1048576, 512kb, 1mb, 10MiB (kilo and mega count 1024). */
+function size(name: string, min: number, max: number) {
+  return (value: string): number => {
+    const match = /^(\d+)\s*([a-z]*)$/i.exec(value.trim())
+    const unit = SIZE_UNITS[match?.[2]?.toLowerCase() ?? 'none']
+    const bytes = match && unit !== undefined ? Number(match[1]) * unit : Number.NaN
+    if (!Number.isSafeInteger(bytes) || bytes < min || bytes > max) {
+      throw new InvalidArgumentError(`${name} must be a number of bytes from ${min} to ${max}, or a size such as 512kb, 1mb or 10mb.`)
+    }
+    return bytes
+  }
+}
+
+/** A list option: repeatable, and each value may hold several items separated by commas or spaces. */
+function list(check: (item: string) => string) {
+  return (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), ...value.split(/[\s,]+/).filter(Boolean).map(check)]
+}
+
+function origin(value: string): string {
+  if (value === '*' || /^https?:\/\/[^/\s?#]+$/i.test(value)) return value
+  throw new InvalidArgumentError(`expected origins such as http://localhost:5173 (scheme, host and port; no path), or *; got ${value}.`)
+}
+
+function hostNameOption(value: string): string {
+  if (value === '*' || /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/i.test(value) || /^\[?[0-9a-f:.]*:[0-9a-f:.]*\]?$/i.test(value)) return value
+  throw new InvalidArgumentError(`expected host names or addresses without a port, such as ivs-mock or 192.0.2.10, or *; got ${value}.`)
 }
 
 function booleanWord(value: string): boolean {
@@ -121,10 +159,19 @@ export function serveOptions(): Option[] {
       .env('IVS_FREEZE_CLOCK')
       .default(false)
       .argParser(booleanWord),
-    new Option('--cors <boolean>', 'answer cross-origin browser requests from any origin')
+    new Option('--cors <boolean>', 'answer cross-origin browser requests at all (false: no CORS headers anywhere)')
       .env('IVS_CORS')
       .default(true)
       .argParser(booleanWord),
+    new Option('--cors-origin <origins>', 'origins browsers may call /api/v2 from (repeatable, comma-separated; * any); default: any')
+      .env('IVS_CORS_ORIGIN')
+      .argParser(list(origin)),
+    new Option('--mock-cors-origin <origins>', 'origins browsers may call /_mock and /oauth from (repeatable, comma-separated; * any); default: none')
+      .env('IVS_MOCK_CORS_ORIGIN')
+      .argParser(list(origin)),
+    new Option('--allowed-host <hosts>', 'host names the mock answers to besides localhost, 127.0.0.1, [::1] and the --host address (repeatable, comma-separated; * any)')
+      .env('IVS_ALLOWED_HOSTS')
+      .argParser(list(hostNameOption)),
     new Option('--journal-size <exchanges>', 'API exchanges the traffic journal keeps per team (GET /_mock/journal); 0 turns it off')
       .env('IVS_JOURNAL_SIZE')
       .default(DEFAULT_JOURNAL_SIZE)
@@ -132,6 +179,10 @@ export function serveOptions(): Option[] {
     new Option('--latency <ms|min-max>', 'hold every /api/v2 answer this long in real time: milliseconds, or a range drawn at random for each answer')
       .env('IVS_LATENCY')
       .argParser(latencyRange),
+    new Option('--max-body <size>', 'largest JSON or form body read (bytes, or e.g. 512kb, 10mb); a larger one is a 413')
+      .env('IVS_MAX_BODY')
+      .default(DEFAULT_MAX_BODY_BYTES, '1mb')
+      .argParser(size('the body limit', 1024, 1024 ** 3)),
   ]
 }
 
@@ -151,6 +202,10 @@ export function toServeConfig(options: Record<string, unknown>): ServeConfig {
     cors: options.cors as boolean,
     journalSize: options.journalSize as number,
     latency: options.latency as Latency | undefined,
+    maxBody: options.maxBody as number,
+    corsOrigins: (options.corsOrigin as string[] | undefined) ?? ['*'],
+    mockCorsOrigins: (options.mockCorsOrigin as string[] | undefined) ?? [],
+    allowedHosts: (options.allowedHost as string[] | undefined) ?? [],
   }
 }
 

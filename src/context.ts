@@ -37,8 +37,22 @@ export interface WebhookDispatch {
   replaced(team: Team): void
   /** Sends nothing more: drops every queued attempt and cuts short those in flight (their deliveries stay queued, for resume()). */
   close(): Promise<void>
+  /**
+   * Where the mock listens, once it does (main.ts): its port, the address it is bound to and the
+   * other names it answers to. Until then, where apiBase points.
+   */
+  listening(port: number, host: string, allowedHosts: readonly string[]): void
+  /** Whether a URL points at the mock itself: refused as a webhook URL, and never POSTed to. */
+  targetsMock(url: string): boolean
   /** Resolves once no attempt is queued or in flight (retries waiting on the clock do not count). */
   idle(): Promise<void>
+  /**
+   * Resolves once every webhook's queue is empty and nothing is in flight, except for the webhooks
+   * in `abandoned`: those still busy one attempt's timeout after the call are added to it and no
+   * longer waited for (their receiver hangs, or their backlog is long). Passing the same set to
+   * later calls waits for none of them again.
+   */
+  settle(abandoned: Set<number>): Promise<void>
   /** Whether an attempt is queued or in flight. */
   readonly busy: boolean
 }

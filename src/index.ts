@@ -53,6 +53,16 @@ export interface StartMockOptions {
   data?: string
   /** Answer cross-origin browser requests (default true). */
   cors?: boolean
+  /** Origins browsers may call /api/v2 from, comma-separated (default: any). */
+  corsOrigin?: string
+  /** Origins browsers may call /_mock and /oauth from, comma-separated (default: none). */
+  mockCorsOrigin?: string
+  /** Host names the mock answers to beside the loopback ones, comma-separated (`*`: any). */
+  allowedHost?: string
+  /** The largest JSON or form body read: bytes, or a size such as '10mb' (default 1 MiB). */
+  maxBody?: number | string
+  /** Real time every /api/v2 answer is held: milliseconds, or a range such as '100-500' (default none). */
+  latency?: number | string
   /** Also listen on a socket (default false): true for a free port of 127.0.0.1, or where to listen. */
   listen?: boolean | { port?: number; host?: string }
 }
@@ -153,6 +163,9 @@ function mockConfig(options: StartMockOptions): MockConfig {
   return toServeConfig(values)
 }
 
+/** What the app is told of a request that reached it through fetch() (kernel/env.ts): no Host check. */
+const IN_PROCESS = { inProcess: true } as const
+
 const teamId = (team: MockTeamRef) => (typeof team === 'number' ? team : team.team.id)
 
 /** Starts the mock in this process; resolves once it answers (and listens, when asked). */
@@ -172,7 +185,7 @@ export async function startMock(options: StartMockOptions = {}): Promise<Mock> {
 
   const fetch: MockFetch = async (input, init) => {
     const request = input instanceof Request ? (init ? new Request(input, init) : input) : new Request(new URL(input, origin), init)
-    return running.app.fetch(request)
+    return running.app.fetch(request, IN_PROCESS)
   }
 
   /** A control operation's JSON answer; a MockControlError for any status but `expected`. */

@@ -21,8 +21,8 @@ import { TABLES } from './tables.ts'
 
 export const VERSION = (JSON.parse(readFileSync(packageJsonPath, 'utf8')) as { version: string }).version
 
-/** What a mock runs with: serve's options but where it listens. */
-export type MockConfig = Omit<ServeConfig, 'port' | 'host'>
+/** What a mock runs with: serve's options but where it listens (`host`, when given, is a name it answers to). */
+export type MockConfig = Omit<ServeConfig, 'port' | 'host'> & { host?: string }
 
 /** The origin requests and links have when the mock answers in-process, on no socket. */
 export const IN_PROCESS_ORIGIN = 'http://localhost'
@@ -75,7 +75,12 @@ export async function openMock(config: MockConfig): Promise<RunningMock> {
     contracts,
     rateLimit: { limit: config.rateLimit, windowSeconds: config.rateLimitWindow },
     cors: config.cors,
+    corsOrigins: config.corsOrigins,
+    mockCorsOrigins: config.mockCorsOrigins,
+    // The address it is bound to reaches it too (0.0.0.0 is no name: reaching it from elsewhere takes --allowed-host).
+    allowedHosts: [...(config.host === undefined ? [] : [config.host]), ...config.allowedHosts],
     journalSize: config.journalSize,
+    maxBodyBytes: config.maxBody,
     latency: config.latency,
     afterWrite: config.data ? () => world.save() : undefined,
     version: VERSION,
@@ -97,6 +102,8 @@ export async function openMock(config: MockConfig): Promise<RunningMock> {
         const origin = `http://${displayHost(host)}:${info.port}`
         // Links in webhook deliveries point where the API answers.
         services.webhooks.apiBase = `${origin}${API_BASE}`
+        // Webhooks may not point back at the mock, under any name that reaches it.
+        services.webhooks.listening(info.port, host, config.allowedHosts)
         resolve(origin)
       }) as HttpServer
       started.once('error', reject)

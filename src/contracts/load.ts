@@ -99,6 +99,11 @@ const universalResponses = {
   rateLimited: { description: 'Rate limit exceeded; see Retry-After and X-RateLimit-Reset.', body: { $ref: '../schemas/message.json' } },
   invalid: { description: 'Invalid query parameters or body.', body: { $ref: '../schemas/validation-error.json' } },
   notFound: { description: 'The resource (or a resource in the path) does not exist for this team.', body: { $ref: '../schemas/error.json' } },
+  tooLarge: {
+    description:
+      "The body is larger than the mock's limit (1 MiB unless --max-body says otherwise), said by its Content-Length or found while reading it. Like the real service's web server, the answer is an HTML page, not JSON.",
+    binary: ['text/html'],
+  },
 } satisfies Record<string, ResponseContract>
 
 function readJson(path: string): unknown {
@@ -224,6 +229,7 @@ export class Contracts {
       }
       if (takesInput && validationErrors) op.responses['422'] ??= universalResponses.invalid
       if (op.pathParams.length > 0) op.responses['404'] ??= universalResponses.notFound
+      if (op.body || op.form) op.responses['413'] ??= universalResponses.tooLarge
       this.operations.set(id, op)
     }
   }

@@ -6,6 +6,8 @@ export interface KernelEnv<P> {
   Bindings: {
     /** Set by @hono/node-server; absent under app.request(). */
     incoming?: { socket?: { remoteAddress?: string; destroy(): void } }
+    /** Set by startMock()'s fetch: the request reached the app in its own process, through no socket. */
+    inProcess?: true
   }
   Variables: {
     /** Who the bearer token belongs to, when it is valid. */
@@ -16,6 +18,8 @@ export interface KernelEnv<P> {
     operation: OperationContract | undefined
     /** The fault that applied to the request, set by the gate (kernel/faults.ts). */
     fault: AppliedFault | undefined
+    /** The JSON body as the gate reads it (the journal keeps it). */
+    bodyText: Promise<string> | undefined
   }
 }
 

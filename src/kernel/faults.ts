@@ -8,6 +8,7 @@ import { isDeepStrictEqual } from 'node:util'
 import type { Context } from 'hono'
 import type { MockFaultCreateJson, MockFaultJson } from '../contracts/generated.ts'
 import type { Contracts, OperationContract } from '../contracts/load.ts'
+import { requestBodyText } from './body.ts'
 import type { KernelEnv } from './env.ts'
 import { nginxPage, type ValidationErrors } from './errors.ts'
 import { html, json } from './respond.ts'
@@ -107,6 +108,8 @@ export interface FaultOptions {
   nowMs: () => number
   /** What a 429 says: the rate limit, and the window's seconds (the default Retry-After). */
   rateLimit: { limit: number; windowSeconds: number }
+  /** The largest body read (the operations' limit), for a fault that matches a body subset. */
+  maxBodyBytes: number
 }
 
 export class Faults {
@@ -203,7 +206,7 @@ export class Faults {
    * The gate's step for a request of `team` that reached `op`: undefined when no fault applies (the
    * operation runs); otherwise the fault is counted, `c` gets what the app must do after the gate,
    * and the answer is the fault's (or undefined for a delay alone: the operation runs, late). A
-   * fault with a body subset reads the JSON body first (Hono keeps it for the operation).
+   * fault with a body subset reads the JSON body first (the operation reads the same text: kernel/body.ts).
    */
   intercept(c: AnyContext, team: number, op: OperationContract): Response | Promise<Response | undefined> | undefined {
     const faults = this.byTeam.get(team)
@@ -214,7 +217,7 @@ export class Faults {
     if (first === undefined) return undefined
     // The oldest candidate applies; only when it needs the body is the body read.
     if (first.body === undefined) return this.apply(c, faults, first)
-    return c.req.text().then((text) => {
+    return requestBodyText(c, this.options.maxBodyBytes).then((text) => {
       const body = parsedBody(text)
       // Another request may have used a fault up while this body was read.
       const fault = candidates.find((candidate) => faults.includes(candidate) && (candidate.body === undefined || contains(body, candidate.body)))

@@ -90,9 +90,12 @@ export class Journal {
     return this.size > 0
   }
 
-  /** Keeps an exchange; its JSON body (as read by the gate) once the read settles, unless it is longer than MAX_KEPT_BODY. */
+  /**
+   * Keeps an exchange; its JSON body (as read by the gate) once the read settles, unless it is
+   * longer than MAX_KEPT_BODY or could not be read (too large, cut short: the answer says why).
+   */
   record(exchange: Exchange, body?: Promise<string>): void {
-    if (body) void body.then((text) => (exchange.body = text.length <= MAX_KEPT_BODY ? text : undefined))
+    if (body) body.then((text) => (exchange.body = text.length <= MAX_KEPT_BODY ? text : undefined)).catch(() => undefined)
     const key = exchange.team ?? UNATTRIBUTED
     let ring = this.rings.get(key)
     if (!ring) {

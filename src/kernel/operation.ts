@@ -9,6 +9,7 @@ import type { Operations } from '../contracts/generated.ts'
 import type { ValidateFunction } from 'ajv'
 import type { Contracts, JsonSchema, OperationContract } from '../contracts/load.ts'
 import type { Binary } from '../contracts/binary.ts'
+import { DEFAULT_MAX_BODY_BYTES, requestBodyText } from './body.ts'
 import type { KernelEnv } from './env.ts'
 import { forbidden, invalid, unauthenticated, type ValidationErrors } from './errors.ts'
 import { expandOf, type Expand } from './expand.ts'
@@ -97,6 +98,8 @@ export interface RoutesOptions<P> {
    * own instead of the operation's (a fault, kernel/faults.ts), or undefined to let it run.
    */
   intercept?: (c: Context<KernelEnv<P>>, principal: P, op: OperationContract) => Response | Promise<Response | undefined> | undefined
+  /** The largest JSON body read (DEFAULT_MAX_BODY_BYTES by default); a larger one is the 413 page. */
+  maxBodyBytes?: number
 }
 
 const isBinary = (answer: unknown): answer is Binary => typeof answer === 'object' && answer !== null && (answer as Binary).kind === 'binary'
@@ -128,6 +131,7 @@ export class Routes<P> {
     if (multipart && !uploadTarget) throw new Error(`${operationId}: a multipart operation needs an upload target`)
     const fileFields = new Set(multipart?.files)
     const base = this.options.base ?? ''
+    const maxBodyBytes = this.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
     // Validators compile on first use (start-up stays fast) and are kept here, off the per-request path.
     let queryValidator: ValidateFunction | undefined
     let bodyValidator: ValidateFunction | undefined
@@ -205,7 +209,8 @@ export class Routes<P> {
 
     const route =
       op.body !== undefined
-        ? (c: Context<KernelEnv<P>>) => serve(c, () => c.req.text())
+        ? (c: Context<KernelEnv<P>>) =>
+            serve(c, () => requestBodyText(c, maxBodyBytes))
         : uploadTarget
           ? (c: Context<KernelEnv<P>>) => serve(c, undefined, (ctx) => receiveMultipart(c.req.raw, fileFields, uploadTarget(ctx)))
           : (c: Context<KernelEnv<P>>) => serve(c)

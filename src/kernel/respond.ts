@@ -19,15 +19,24 @@ export function noContent(c: AnyContext): Response {
   return new Response(null, { status: 204, headers: { ...c.get('responseHeaders') } })
 }
 
+/** A UTF-16 surrogate without its other half: no character, and encodeURIComponent throws on it. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g
+
+/** RFC 5987's attr-char is narrower than what encodeURIComponent leaves as it is. */
+const percentEncoded = (text: string) => encodeURIComponent(text).replace(/['()*]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`)
+
 /**
- * The download's file name: as it is when plain ASCII; otherwise an ASCII stand-in for old
- * clients and the real name in RFC 6266's filename* (header values cannot carry it as it is).
+ * The download's file name (RFC 6266): as it is when plain printable ASCII; otherwise an ASCII
+ * stand-in for old clients (accents dropped, anything else `_`) and the real name, UTF-8 and
+ * percent-encoded, in filename*. Any string works, a lone surrogate (shown as U+FFFD) or a
+ * control character included: header values cannot carry those as they are.
  */
 function contentDisposition(filename: string): string {
   const plain = filename.replace(/["\\]/g, '_')
   if (/^[\x20-\x7e]*$/.test(plain)) return `attachment; filename="${plain}"`
-  const fallback = plain.normalize('NFKD').replace(/[^\x20-\x7e]/g, '_')
-  return `attachment; filename="${fallback}"; filename*=UTF-8''${encodeURIComponent(filename)}`
+  const wellFormed = filename.replace(LONE_SURROGATE, '\ufffd')
+  const fallback = plain.replace(LONE_SURROGATE, '_').normalize('NFKD').replace(/\p{M}/gu, '').replace(/[^\x20-\x7e]/gu, '_')
+  return `attachment; filename="${fallback}"; filename*=UTF-8''${percentEncoded(wellFormed)}`
 }
 
 export function binary(c: AnyContext, answer: Binary, status = 200): Response {

@@ -17,16 +17,21 @@ export interface JobRow {
 
 export type JobHandler = (job: JobRow) => void
 
-/** Puts a job into a queue sorted by due moment, after the jobs due at the same moment. */
-function insertJob(jobs: JobRow[], job: JobRow): void {
+/** The index of the first job due after `moment` in a queue sorted by due (a binary search). */
+function firstAfter(jobs: readonly JobRow[], moment: number): number {
   let low = 0
   let high = jobs.length
   while (low < high) {
     const middle = (low + high) >>> 1
-    if ((jobs[middle] as JobRow).due <= job.due) low = middle + 1
+    if ((jobs[middle] as JobRow).due <= moment) low = middle + 1
     else high = middle
   }
-  jobs.splice(low, 0, job)
+  return low
+}
+
+/** Puts a job into a queue sorted by due moment, after the jobs due at the same moment. */
+function insertJob(jobs: JobRow[], job: JobRow): void {
+  jobs.splice(firstAfter(jobs, job.due), 0, job)
 }
 
 const dueOrder = (a: JobRow, b: JobRow) => a.due - b.due || a.id - b.id
@@ -76,6 +81,16 @@ export class Scheduler {
     const job: JobRow = { id: this.nextId(), kind, team, subject, due: due.getTime() }
     insertJob(this.jobs, job)
     return job
+  }
+
+  /** Drops one job that schedule() answered, found by its moment (a search, not a walk through the queue). */
+  unschedule(job: JobRow): void {
+    for (let index = firstAfter(this.jobs, job.due - 1); index < this.jobs.length && (this.jobs[index] as JobRow).due === job.due; index++) {
+      if ((this.jobs[index] as JobRow).id === job.id) {
+        this.jobs.splice(index, 1)
+        return
+      }
+    }
   }
 
   /** Drops the jobs of a kind about a subject (a record's expiry moved, a reminder was switched off). */

@@ -3,6 +3,7 @@
 // (errors.ts), so they are plain Hono routes rather than operations of the gate (kernel/operation.ts).
 import { Hono, type Context } from 'hono'
 import type { Services } from '../context.ts'
+import { DEFAULT_MAX_BODY_BYTES, readBodyText } from '../kernel/body.ts'
 import type { KernelEnv } from '../kernel/env.ts'
 import { HttpError } from '../kernel/errors.ts'
 import { html, json } from '../kernel/respond.ts'
@@ -23,10 +24,13 @@ function paramsOf(entries: Iterable<[string, unknown]>): OAuthParams {
   return params
 }
 
-/** A form-encoded body, or a JSON object (Laravel reads both into the request's input); anything else has no parameters. */
-async function bodyParams(c: OAuthContext): Promise<OAuthParams> {
+/**
+ * A form-encoded body, or a JSON object (Laravel reads both into the request's input); anything
+ * else has no parameters. A body over maxBytes is the 413 page.
+ */
+async function bodyParams(c: OAuthContext, maxBytes: number): Promise<OAuthParams> {
   const type = c.req.header('Content-Type') ?? ''
-  const text = await c.req.text()
+  const text = await readBodyText(c.req.raw, maxBytes)
   if (/json/i.test(type)) {
     try {
       const body: unknown = JSON.parse(text)
@@ -59,8 +63,8 @@ function grantor(services: Services, member: string | undefined): { user: number
   return { user, team }
 }
 
-/** Serves /oauth/authorize and /oauth/token on `app` (mounted at /oauth). */
-export function oauthRoutes(app: Hono<KernelEnv<Services>>, services: Services): void {
+/** Serves /oauth/authorize and /oauth/token on `app` (mounted at /oauth); maxBodyBytes: the largest body read. */
+export function oauthRoutes(app: Hono<KernelEnv<Services>>, services: Services, maxBodyBytes = DEFAULT_MAX_BODY_BYTES): void {
   app.get('/authorize', (c) => {
     const params = paramsOf(new URL(c.req.url).searchParams)
     const { client, redirectUri } = checkAuthorizationRequest(services, params)
@@ -68,7 +72,7 @@ export function oauthRoutes(app: Hono<KernelEnv<Services>>, services: Services):
   })
 
   app.post('/authorize', async (c) => {
-    const params = await bodyParams(c)
+    const params = await bodyParams(c, maxBodyBytes)
     const { client, redirectUri } = requestedClient(services, params)
     if (params.decision === 'deny') return redirect(redirectWith(redirectUri, { error: 'access_denied', state: params.state }))
     if (params.decision !== 'grant') throw invalidRequest('decision')
@@ -77,7 +81,7 @@ export function oauthRoutes(app: Hono<KernelEnv<Services>>, services: Services):
 
   app.post('/token', async (c) => {
     const authorization = c.req.header('Authorization')
-    const params = { ...(await bodyParams(c)), ...basicCredentials(authorization) }
+    const params = { ...(await bodyParams(c, maxBodyBytes)), ...basicCredentials(authorization) }
     try {
       return json(c, await token(services, params), 200, { 'cache-control': 'no-store', pragma: 'no-cache' })
     } catch (error) {

@@ -302,7 +302,7 @@ describe('GET /openapi.json', () => {
   })
 
   it('is the same with a token, and names the origin it was asked on', async () => {
-    const mock = createTestMock()
+    const mock = createTestMock({ app: { allowedHosts: ['mock.test'] } })
     const res = await mock.app.request('http://mock.test:4010/openapi.json', { headers: { Authorization: 'Bearer ivs_revoked' } })
     expect(res.status).toBe(200)
     const doc = (await res.json()) as { servers: Array<{ url: string }> }

@@ -152,6 +152,9 @@ const REQUESTS: Record<string, { status: number; path: (w: World) => string; bod
   'webhooks.deliveries.list': { status: 200, path: (w) => `/webhooks/${webhookOf(w)}/deliveries` },
 }
 
+/** What assigned-only members may not do although they may write: change the team's library, or delete an attachment someone else uploaded. */
+const ASSIGNED_ONLY_FORBIDDEN = ['formTemplates.create', 'formTemplates.update', 'formTemplates.delete', 'attachments.delete']
+
 /** The team's webhook (world() gives it a disabled one, so nothing is sent). */
 const webhookOf = (w: World) => w.team.team.webhooks.all()[0]?.id ?? UNKNOWN
 
@@ -427,8 +430,9 @@ describe('assigned-only members (FACTS.md "Roles")', () => {
     expect(res.body).toEqual(notFoundOf(id))
   })
 
-  // Webhooks receive the whole team's events, so assigned-only members get 403 on them (test/resources/webhooks.test.ts).
-  it.each(SERVED.map((op) => op.id).filter((id) => id !== 'team.update' && id !== 'credits.list' && !id.startsWith('webhooks.')).map((id) => [id] as const))(
+  // Webhooks receive the whole team's events, so assigned-only members get 403 on them (test/resources/webhooks.test.ts);
+  // library writes and another user's attachment are below.
+  it.each(SERVED.map((op) => op.id).filter((id) => id !== 'team.update' && id !== 'credits.list' && !id.startsWith('webhooks.') && !ASSIGNED_ONLY_FORBIDDEN.includes(id)).map((id) => [id] as const))(
     'may use %s on what they are assigned to, with the answer the owner gets',
     async (id) => {
       // The owner's answer to the same request on an identical world (fresh mocks are deterministic).
@@ -457,6 +461,34 @@ describe('assigned-only members (FACTS.md "Roles")', () => {
       }
     },
   )
+
+  // The library is shared team configuration, like webhooks; the World's unused attachment is not theirs (nobody uploaded it through the API).
+  it.each(ASSIGNED_ONLY_FORBIDDEN.map((id) => [id] as const))('get 403 on %s, and nothing changes', async (id) => {
+    const w = await world(['assigned-only'])
+    const before = snapshot(w.mock)
+    const res = await send(w.team.api('assigned-only'), id, w)
+    expect(res.status, res.text).toBe(403)
+    expect(res.body).toEqual(FORBIDDEN)
+    expectUnchanged(w.mock, before)
+  })
+
+  it('may read the form templates, and delete an attachment they uploaded themselves but not one another member uploaded', async () => {
+    const w = await world(['assigned-only'])
+    const api = w.team.api('assigned-only')
+    expect((await send(api, 'formTemplates.list', w)).body).toEqual((await send(w.team.api(), 'formTemplates.list', w)).body)
+    expect((await send(api, 'formTemplates.get', w)).status).toBe(200)
+    const upload = (as: ApiClient) => as.request('POST', '/attachments', { body: uploadForm('payslip.pdf', (ACCEPTED[0] as { bytes: Uint8Array }).bytes) })
+    const mine = await upload(api)
+    const members = await upload(w.team.api('member'))
+    expect([mine.status, members.status]).toEqual([201, 201])
+    const refused = await api.delete(`/attachments/${members.body.id}`)
+    expect(refused.status).toBe(403)
+    expect(refused.body).toEqual(FORBIDDEN)
+    expect((await api.delete(`/attachments/${mine.body.id}`)).status).toBe(204)
+    expect(w.team.team.attachments.get(mine.body.id)).toBeUndefined()
+    // The member who uploaded it, and any owner, may delete it.
+    expect((await w.team.api('member').delete(`/attachments/${members.body.id}`)).status).toBe(204)
+  })
 
   it('see no client or organisation that nobody assigned them to', async () => {
     const w = await world()

@@ -290,7 +290,7 @@ describe('in front of a deliberately wrong server', () => {
       operationId: 'clients.create',
       status: 418,
       requestViolations: ['request body: must have required property \'name\' {"missingProperty":"name"}'],
-      responseViolations: ['status: 418 is not a status clients.create documents (201, 401, 403, 422, 429)'],
+      responseViolations: ['status: 418 is not a status clients.create documents (201, 401, 403, 413, 422, 429)'],
     })
     expect(unknown).toMatchObject({
       method: 'GET',

@@ -17,8 +17,8 @@ describe('the oauth surface', () => {
     expect(conformance.matchFullPath('GET', '/oauth/token')).toBeUndefined()
   })
 
-  it('has no Laravel 422 nor 401/429 of the API added to its operations', () => {
-    expect(Object.keys(contracts.operation('oauth.token').responses)).toEqual(['200', '400', '401'])
+  it("has no Laravel 422 nor 401/429 of the API added to its operations, only the web server's 413 where a body is read", () => {
+    expect(Object.keys(contracts.operation('oauth.token').responses)).toEqual(['200', '400', '401', '413'])
     expect(Object.keys(contracts.operation('oauth.authorize').responses)).toEqual(['200', '400', '401'])
   })
 

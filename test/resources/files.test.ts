@@ -489,7 +489,7 @@ describe('GET /clients/{clientId}/files/{fileId}/download', () => {
     expect(res.headers.get('content-type')).toBe(file.type)
     expect(res.headers.get('content-length')).toBe(String(file.bytes.length))
     expect(res.bytes).toEqual(file.bytes)
-    const expectedName = file.name.normalize('NFKD').replace(/[^\x20-\x7e]/g, '_')
+    const expectedName = file.name.normalize('NFKD').replace(/\p{M}/gu, '')
     expect(res.headers.get('content-disposition')).toBe(
       /^[\x20-\x7e]*$/.test(file.name) ? `attachment; filename="${file.name}"` : `attachment; filename="${expectedName}"; filename*=UTF-8''${encodeURIComponent(file.name)}`,
     )
@@ -502,6 +502,27 @@ describe('GET /clients/{clientId}/files/{fileId}/download', () => {
     mock.scheduler.advance(5 * SECOND)
     const res = await api.get(`${files(client)}/${created.body.id}/download`)
     expect(res.headers.get('content-disposition')).toBe('attachment; filename="Passport _front_.pdf"')
+  })
+
+  it.each([
+    ['a lone high surrogate', 'scan \ud800.pdf', 'attachment; filename="scan _.pdf"; filename*=UTF-8\'\'scan%20%EF%BF%BD.pdf'],
+    ['a lone low surrogate', '\udc00scan.pdf', 'attachment; filename="_scan.pdf"; filename*=UTF-8\'\'%EF%BF%BDscan.pdf'],
+    ['a pair split the wrong way round', '\ude00\ud83d.pdf', 'attachment; filename="__.pdf"; filename*=UTF-8\'\'%EF%BF%BD%EF%BF%BD.pdf'],
+    ['an emoji', 'smile \ud83d\ude00.pdf', 'attachment; filename="smile _.pdf"; filename*=UTF-8\'\'smile%20%F0%9F%98%80.pdf'],
+    ['accents', 'Café Zoë.pdf', 'attachment; filename="Cafe Zoe.pdf"; filename*=UTF-8\'\'Caf%C3%A9%20Zo%C3%AB.pdf'],
+    ['control characters', 'two\nlines\ttab.pdf', 'attachment; filename="two_lines_tab.pdf"; filename*=UTF-8\'\'two%0Alines%09tab.pdf'],
+    ["characters RFC 5987 does not leave as they are", "it's (1)*é.pdf", 'attachment; filename="it\'s (1)*e.pdf"; filename*=UTF-8\'\'it%27s%20%281%29%2A%C3%A9.pdf'],
+    ['quotes and a backslash beside non-ASCII', 'a"b\\ü.pdf', 'attachment; filename="a_b_u.pdf"; filename*=UTF-8\'\'a%22b%5C%C3%BC.pdf'],
+  ])('downloads a file named with %s, with a safe Content-Disposition', async (_kind, name, disposition) => {
+    const { mock, api, client } = await setup()
+    const attachment = await uploaded(api, 'scan.pdf')
+    const created = await api.post(files(client), { attachment: attachment.id, name })
+    expect(created.status, created.text).toBe(201)
+    mock.scheduler.advance(5 * SECOND)
+    const res = await api.get(`${files(client)}/${created.body.id}/download`)
+    expect(res.status, res.text).toBe(200)
+    expect(res.headers.get('content-disposition')).toBe(disposition)
+    expect(res.bytes).toEqual(PDF)
   })
 
   it('answers 423 while the scan is pending or ended in error or unsupported, and 410 when it found a virus (FACTS.md)', async () => {

@@ -31,6 +31,65 @@ function setup() {
 
 const DISABLED = { url: 'http://127.0.0.1:9/hooks', events: ['client.*'], is_enabled: false }
 
+const POINTS_AT_MOCK = { url: ['The url field must not point at the mock itself.'] }
+
+/** The in-process mock answers at http://localhost (port 80): these URLs are the mock itself. */
+const MOCK_ITSELF = [
+  'http://localhost/_mock/teams',
+  'http://LOCALHOST./_mock/teams',
+  'http://127.0.0.1/_mock/teams',
+  'http://127.0.0.1:80/api/v2/clients',
+  'http://127.9.9.9/_mock/clock/advance',
+  'http://[::1]/_mock/teams',
+  'http://[::ffff:127.0.0.1]/_mock/teams',
+  'http://2130706433/_mock/teams',
+  'http://0.0.0.0/_mock/teams',
+  'http://app.localhost/anything',
+  'http://user:secret@localhost/_mock/teams',
+]
+
+/** Receivers beside the mock: other ports of the same machine, other hosts. */
+const BESIDE_IT = ['http://127.0.0.1:9/hooks', 'http://localhost:3000/_mock/teams', 'https://localhost/hooks', 'http://[::1]:8080/hooks', 'https://hooks.example.com/ivs']
+
+describe('webhooks that point at the mock itself', () => {
+  it.each(MOCK_ITSELF.map((url) => [url] as const))('are refused on create: %s', async (url) => {
+    const { mock, api, team } = setup()
+    const res = await api.post('/webhooks', { url, events: ['*'] })
+    expect(res.status).toBe(422)
+    expect(res.body).toEqual(POINTS_AT_MOCK)
+    expect(team.team.webhooks.size).toBe(0)
+    await mock.services.webhooks.idle()
+  })
+
+  it.each(BESIDE_IT.map((url) => [url] as const))('are not the receivers beside it: %s', async (url) => {
+    const { api } = setup()
+    const res = await api.post('/webhooks', { ...DISABLED, url })
+    expect(res.status, res.text).toBe(201)
+    expect(res.body.url).toBe(url)
+  })
+
+  it('are refused on update, with the other failing keys', async () => {
+    const { api } = setup()
+    const made = (await api.post('/webhooks', DISABLED)).body
+    const res = await api.patch(`/webhooks/${made.id}`, { url: 'http://127.0.0.1/_mock/teams', events: ['client.exploded'] })
+    expect(res.status).toBe(422)
+    expect(res.body).toEqual({ ...POINTS_AT_MOCK, 'events.0': ['The selected event is invalid.'] })
+    expect((await api.get(`/webhooks/${made.id}`)).body).toEqual(made)
+  })
+
+  it('are never sent to, when the mock has come to listen where a webhook points', async () => {
+    const { mock, api } = setup()
+    const hooks = await receiver()
+    const made = (await api.post('/webhooks', { ...DISABLED, url: hooks.url })).body
+    // As if the mock had restarted on the receiver's port (--data keeps webhooks across restarts).
+    mock.services.webhooks.listening(Number(new URL(hooks.url).port), '127.0.0.1', [])
+    expect((await api.patch(`/webhooks/${made.id}`, { is_enabled: true })).status).toBe(200)
+    await mock.services.webhooks.idle()
+    expect(hooks.received).toEqual([])
+    expect((await api.get(`/webhooks/${made.id}/deliveries`)).body.data).toMatchObject([{ event: 'ping', attempts: 1, response: null }])
+  })
+})
+
 describe('POST /webhooks', () => {
   it('creates an enabled webhook with a 64-character hex secret, and pings it', async () => {
     const { mock, api } = setup()

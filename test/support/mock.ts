@@ -1,6 +1,6 @@
 // A fresh, fully wired mock per test (in memory, frozen clock), sharing one seeded world template
 // per test file so seeding costs once.
-import { createApp } from '../../src/app.ts'
+import { createApp, type AppOptions } from '../../src/app.ts'
 import { createClock, toTimestamp, type Clock } from '../../src/kernel/clock.ts'
 import { createEventBus, type DomainEvent } from '../../src/kernel/events.ts'
 import { createRandom } from '../../src/kernel/random.ts'
@@ -34,6 +34,8 @@ export interface MockOptions {
   webhooks?: Partial<DeliveryOptions>
   /** Exchanges the traffic journal keeps per team (the app's default when left out). */
   journalSize?: number
+  /** Other options of the app (the body limit, CORS, the hosts it answers to); its defaults when left out. */
+  app?: Partial<Pick<AppOptions, 'maxBodyBytes' | 'cors' | 'corsOrigins' | 'mockCorsOrigins' | 'allowedHosts'>>
 }
 
 export interface TestMock {
@@ -74,6 +76,7 @@ export function createTestMock(options: MockOptions = {}): TestMock {
     contracts,
     rateLimit: { limit: options.rateLimit ?? 10_000, windowSeconds: options.rateLimitWindowSeconds ?? 60 },
     ...(options.journalSize !== undefined && { journalSize: options.journalSize }),
+    ...options.app,
   })
   const api = (token = 'ivs_acme_owner') => new ApiClient(app, token)
   return {

@@ -43,3 +43,49 @@ export function runCommand(command: string, args: string[], options: RunOptions)
     })
   })
 }
+
+export interface RunningServe {
+  child: ChildProcess
+  /** http://127.0.0.1:<port> */
+  origin: string
+  port: number
+  /** Everything it wrote to stderr so far. */
+  readonly stderr: string
+}
+
+/**
+ * Starts `node <script> serve ...args` on a free port of 127.0.0.1 and waits for its start-up lines
+ * (rejected after `limitMs`). `started` sees the child at once, to kill it when the test ends.
+ */
+export function startServe(script: string, args: string[], options: { env?: NodeJS.ProcessEnv; limitMs: number; started?: (child: ChildProcess) => void }): Promise<RunningServe> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [script, 'serve', '--port', '0', ...args], { env: options.env ?? process.env })
+    options.started?.(child)
+    let stdout = ''
+    let stderr = ''
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL')
+      reject(new Error(`the mock did not start within ${options.limitMs} ms: ${stdout}${stderr}`))
+    }, options.limitMs)
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString()
+      const match = /listening on (http:\/\/[^/\s]+)\/api\/v2/.exec(stdout)
+      if (!match || !stdout.includes('Try')) return
+      clearTimeout(timer)
+      const origin = match[1] as string
+      resolve({
+        child,
+        origin,
+        port: Number(new URL(origin).port),
+        get stderr() {
+          return stderr
+        },
+      })
+    })
+    child.on('exit', (code) => {
+      clearTimeout(timer)
+      reject(new Error(`the mock exited with ${String(code)} before starting: ${stdout}${stderr}`))
+    })
+  })
+}

@@ -47,6 +47,9 @@ async function deliveries(api: ApiClient, webhook: number) {
 
 const attemptHeader = (request: Received) => request.headers['x-svc-delivery-attempt']
 
+/** Requests held (unanswered) right now across receivers. */
+const held = (hooks: Receiver[]) => hooks.reduce((sum, hook) => sum + hook.held, 0)
+
 describe('a delivery', () => {
   it('POSTs {uuid, event, sent_at, data} with the headers, signed with the secret', async () => {
     const mock = webhookMock()
@@ -370,18 +373,160 @@ describe('never in the way', () => {
     expect(hooks.received.slice(1).map((request) => request.body.data.client.id)).toEqual(published.map((event) => event.subjects.client))
   })
 
-  it('runs at most 8 attempts at once across webhooks', async () => {
+  it("runs at most 8 attempts of one team at once, taking its webhooks in turn", async () => {
     const mock = webhookMock({ timeoutMs: 60_000 })
     const api = mock.newTeam().api()
     const hooks = await Promise.all(Array.from({ length: 10 }, () => receiver(() => 'hang')))
     for (const hook of hooks) await subscribe(api, hook.url)
-    await waitUntil(() => hooks.reduce((sum, hook) => sum + hook.held, 0) === 8, 5_000, () => '8 attempts in flight')
+    await waitUntil(() => held(hooks) === 8, 5_000, () => '8 attempts in flight')
     // Give the engine every chance to start more than it should.
     await new Promise((resolve) => setTimeout(resolve, 50))
-    expect(hooks.reduce((sum, hook) => sum + hook.held, 0)).toBe(8)
+    expect(held(hooks)).toBe(8)
     for (const hook of hooks) hook.release(204)
     await waitUntil(() => hooks.every((hook) => hook.received.length === 1), 5_000, () => 'a ping at every receiver')
     for (const hook of hooks) hook.release(204)
     await mock.services.webhooks.idle()
+  })
+
+  it('runs at most maxInFlight attempts at once across teams', async () => {
+    const mock = webhookMock({ timeoutMs: 60_000, webhooks: { maxInFlight: 3 } })
+    const hooks = await Promise.all(Array.from({ length: 4 }, () => receiver(() => 'hang')))
+    for (const hook of hooks) await subscribe(mock.newTeam().api(), hook.url)
+    await waitUntil(() => held(hooks) === 3, 5_000, () => '3 attempts in flight')
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(held(hooks)).toBe(3)
+    for (const hook of hooks) hook.release(204)
+    await waitUntil(() => hooks.every((hook) => hook.received.length === 1), 5_000, () => 'a ping at every receiver')
+    for (const hook of hooks) hook.release(204)
+    await mock.services.webhooks.idle()
+  })
+
+  it("one team's hanging receivers take none of another team's slots", async () => {
+    // Long enough that no attempt of team A times out before team B's ping could go out.
+    const mock = webhookMock({ timeoutMs: 3_000 })
+    const hanging = await Promise.all(Array.from({ length: 40 }, () => receiver(() => 'hang')))
+    const teamA = mock.newTeam().api()
+    for (const hook of hanging) await subscribe(teamA, hook.url)
+    await waitUntil(() => held(hanging) === 8, 5_000, () => "8 of team A's pings in flight")
+    const healthy = await receiver()
+    await subscribe(mock.newTeam().api(), healthy.url)
+    await healthy.waitFor(1, 20_000)
+    // Team B's ping went out while the first 8 attempts of team A were still hanging: it waited for none of them.
+    expect(hanging.reduce((sum, hook) => sum + hook.received.length, 0)).toBe(8)
+    expect(held(hanging)).toBe(8)
+    expect(healthy.received.map((request) => request.body.event)).toEqual(['ping'])
+  })
+})
+
+describe("advancing the clock (POST /_mock/clock/advance) with a receiver that hangs", () => {
+  it("waits for an attempt at most as long as the attempt's timeout, never for the receiver's whole backlog", async () => {
+    const mock = webhookMock({ timeoutMs: 200 })
+    const api = mock.newTeam().api()
+    const hooks = await receiver(() => 'hang')
+    await subscribe(api, hooks.url, ['client.created'])
+    for (let index = 0; index < 30; index++) await createClient(api)
+    await advance(mock, 3600)
+    // Each attempt takes 200 ms to time out: waiting for the backlog would have taken 31 of them (and their retries).
+    expect(hooks.received.length).toBeLessThan(16)
+    expect(mock.services.webhooks.busy).toBe(true)
+    const clock = await mock.control.get('/clock')
+    expect(clock.body.now).toBe(after(3600))
+  })
+
+  it('still walks the retry schedule of a receiver that answers', async () => {
+    const mock = webhookMock({ timeoutMs: 200 })
+    const api = mock.newTeam().api()
+    const hanging = await receiver(() => 'hang')
+    const failing = await receiver(() => ({ status: 500 }))
+    await subscribe(api, hanging.url, ['client.created'])
+    await subscribe(api, failing.url, ['client.created'])
+    await createClient(api)
+    await advance(mock, 3600)
+    // The failing receiver got both payloads' five attempts at their moments, whatever the hanging one did.
+    expect(failing.received.map((request) => [request.body.event, attemptHeader(request), request.body.sent_at])).toEqual([
+      ['ping', '1', NOW],
+      ['client.created', '1', NOW],
+      ['ping', '2', after(60)],
+      ['client.created', '2', after(60)],
+      ['ping', '3', after(180)],
+      ['client.created', '3', after(180)],
+      ['ping', '4', after(780)],
+      ['client.created', '4', after(780)],
+      ['ping', '5', after(1680)],
+      ['client.created', '5', after(1680)],
+    ])
+  })
+})
+
+describe("a webhook's backlog (at most maxUndelivered payloads not yet delivered; 1,000 by default)", () => {
+  it('gives up the oldest payload beyond the cap: it fails there and then, is logged with response null, and counts toward disabling', async () => {
+    const mock = webhookMock({ timeoutMs: 60_000, webhooks: { maxUndelivered: 5 } })
+    const team = mock.newTeam()
+    const api = team.api()
+    const hooks = await receiver((index) => (index === 0 ? 'hang' : { status: 204 }))
+    const webhook = await subscribe(api, hooks.url, ['client.created'])
+    await hooks.waitFor(1)
+    // The ping in flight and four payloads queued behind it: five, the cap.
+    const clients = [] as Array<{ id: number }>
+    for (let index = 0; index < 4; index++) clients.push(await createClient(api))
+    expect(await deliveries(api, webhook.id)).toEqual([])
+    clients.push(await createClient(api))
+    // The oldest not in flight (the first client's) is given up, without being sent.
+    const [givenUp] = await deliveries(api, webhook.id)
+    expect(givenUp).toMatchObject({ event: 'client.created', attempts: 1, response: null, last_sent_at: NOW })
+    expect(givenUp.request).toMatchObject({ url: hooks.url, method: 'POST', body: { event: 'client.created', sent_at: NOW, data: { client: { id: clients[0]?.id } } } })
+    expect(givenUp.request.headers['X-SVC-Delivery-Attempt']).toBe('1')
+    expect(verifySignature(JSON.stringify(givenUp.request.body), givenUp.request.headers['X-SVC-Signature'], webhook.secret)).toBe(true)
+    expect(hooks.received).toHaveLength(1)
+    expect((await api.get(`/webhooks/${webhook.id}`)).body.is_enabled).toBe(true)
+    // Nine more given up make ten payloads in a row that failed: the webhook is disabled, its queue dropped.
+    for (let index = 0; index < 9; index++) clients.push(await createClient(api))
+    const log = await deliveries(api, webhook.id)
+    expect(log.map((delivery) => delivery.request.body.data.client.id)).toEqual(clients.slice(0, 10).map((client) => client.id).reverse())
+    expect(log.every((delivery) => delivery.response === null)).toBe(true)
+    expect((await api.get(`/webhooks/${webhook.id}`)).body.is_enabled).toBe(false)
+    expect(team.team.deliveriesByWebhook.get(webhook.id).map((delivery) => delivery.state).sort()).toEqual([...Array(10).fill('failed'), ...Array(4).fill('dropped'), 'queued'].sort())
+    // The ping in flight settles on its own; nothing else is sent.
+    hooks.release(204)
+    await mock.services.webhooks.idle()
+    expect(hooks.received.map((request) => request.body.event)).toEqual(['ping'])
+  })
+
+  it('gives up a payload waiting for its retry the same way, and its retry never runs', async () => {
+    const mock = webhookMock({ timeoutMs: 60_000, webhooks: { maxUndelivered: 2 } })
+    const api = mock.newTeam().api()
+    const hooks = await receiver((index) => (index === 0 ? { status: 500 } : index === 1 ? 'hang' : { status: 204 }))
+    const webhook = await subscribe(api, hooks.url, ['client.created'])
+    await mock.services.webhooks.idle()
+    // The ping failed once and waits for its retry; the next attempt hangs, and one more payload passes the cap.
+    const first = await createClient(api)
+    await hooks.waitFor(2)
+    await createClient(api)
+    const [ping] = await deliveries(api, webhook.id)
+    expect(ping).toMatchObject({ event: 'ping', attempts: 2, response: null, last_sent_at: NOW })
+    expect(ping.request.headers['X-SVC-Delivery-Attempt']).toBe('2')
+    expect(mock.scheduler.pending().filter((job) => job.kind === RETRY_JOB)).toEqual([])
+    expect(hooks.received.map((request) => request.body.data)).toEqual([['ping'], { client: { id: first.id, show: `${API_BASE_URL}/clients/${first.id}` } }])
+    hooks.release(204)
+    await mock.services.webhooks.idle()
+  })
+})
+
+describe('the delivery log (90 days, and at most maxLogged settled deliveries per webhook; 1,000 by default)', () => {
+  it('keeps the newest settled deliveries and drops the oldest', async () => {
+    const mock = webhookMock({ webhooks: { maxLogged: 3 } })
+    const team = mock.newTeam()
+    const api = team.api()
+    const hooks = await receiver()
+    const webhook = await subscribe(api, hooks.url, ['client.created'])
+    const clients = [] as Array<{ id: number }>
+    for (let index = 0; index < 5; index++) {
+      clients.push(await createClient(api))
+      await mock.services.webhooks.idle()
+    }
+    expect(hooks.received).toHaveLength(6)
+    const log = await deliveries(api, webhook.id)
+    expect(log.map((delivery) => delivery.request.body.data.client?.id)).toEqual([clients[4]?.id, clients[3]?.id, clients[2]?.id])
+    expect(team.team.deliveriesByWebhook.get(webhook.id)).toHaveLength(3)
   })
 })

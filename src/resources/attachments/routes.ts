@@ -3,7 +3,7 @@
 import type { AppRoutes } from '../../context.ts'
 import type { ReceivedFile } from '../../kernel/multipart.ts'
 import { presentAttachment } from './present.ts'
-import { deleteAttachment, findAttachment, MAX_ATTACHMENT_BYTES, redactAttachment, uploadAttachment } from './service.ts'
+import { deleteAttachment, findAttachment, MAX_ATTACHMENT_BYTES, mayDeleteAttachment, redactAttachment, uploadAttachment } from './service.ts'
 
 const someAttachment = { find: findAttachment }
 
@@ -15,7 +15,7 @@ export function attachmentsRoutes(routes: AppRoutes): void {
     ({ ctx, upload }) => presentAttachment(uploadAttachment(ctx, upload?.files.get('attachment') as ReceivedFile)),
   )
 
-  routes.handle('attachments.delete', someAttachment, ({ ctx, found }) => deleteAttachment(ctx, found))
+  routes.handle('attachments.delete', { ...someAttachment, authorize: mayDeleteAttachment }, ({ ctx, found }) => deleteAttachment(ctx, found))
 
   routes.handle('attachments.redact', someAttachment, ({ ctx, found }) => presentAttachment(redactAttachment(ctx, found)))
 }

@@ -16,6 +16,11 @@ export interface AttachmentRow {
   av_status: AvStatus
   /** Where the bytes are: a blob key of the blob store ('upload:<name>' or 'sample:<file>'). */
   blob: string
+  /**
+   * The user who uploaded it through POST /attachments; absent for what the seed, the team's
+   * library or a client's upload made (no team member's own).
+   */
+  uploaded_by?: number
   /** Set when the attachment was redacted (its bytes are the generic redaction image since). */
   redacted_at: string | null
   created_at: string

@@ -6,6 +6,7 @@
 // deleted with its bytes, so nothing is hoarded.
 import { canSee, type RequestContext, type TeamContext } from '../../context.ts'
 import { forbidden, NOT_ASSIGNED, invalid, notFound } from '../../kernel/errors.ts'
+import { seesOnlyAssigned } from '../../kernel/roles.ts'
 import type { ReceivedFile } from '../../kernel/multipart.ts'
 import { BlobStore } from '../../store/blobs.ts'
 import type { Team } from '../../store/world.ts'
@@ -29,6 +30,7 @@ export interface NewAttachment {
   blob: string
   size: number
   av_status: AvStatus
+  uploaded_by?: number
 }
 
 export function insertAttachment(ctx: TeamContext, attachment: NewAttachment, name = storedName(ctx, attachment.type)): AttachmentRow {
@@ -76,12 +78,12 @@ const TYPE_MESSAGE = `The attachment field must be a file of type: ${ACCEPTED_EX
  * attachment, its bytes moved (not copied) from the uploads folder to their stored name; its scan
  * is scheduled. Another type is a 422 keyed attachment (the gate deletes the file).
  */
-export function uploadAttachment(ctx: TeamContext, file: ReceivedFile): AttachmentRow {
+export function uploadAttachment(ctx: RequestContext, file: ReceivedFile): AttachmentRow {
   const type = detectType(file.path, file.filename)
   if (type === undefined) throw invalid({ attachment: [TYPE_MESSAGE] })
   const name = storedName(ctx, type)
   const blob = ctx.blobs.adopt(file.path, name)
-  const attachment = insertAttachment(ctx, { original: file.filename, type, blob, size: file.size, av_status: 'pending' }, name)
+  const attachment = insertAttachment(ctx, { original: file.filename, type, blob, size: file.size, av_status: 'pending', uploaded_by: ctx.user.id }, name)
   scheduleScan(ctx, attachment)
   return attachment
 }
@@ -136,6 +138,13 @@ function forget(ctx: TeamContext, attachment: AttachmentRow): void {
   ctx.blobs.remove(attachment.blob)
   ctx.team.attachments.delete(attachment.id)
 }
+
+/**
+ * Whether the caller may delete the attachment: an assigned-only member only one they uploaded
+ * themselves (the team's other unattached uploads are not theirs to throw away).
+ */
+export const mayDeleteAttachment = (ctx: RequestContext, attachment: AttachmentRow): boolean =>
+  !seesOnlyAssigned(ctx.member.role) || attachment.uploaded_by === ctx.user.id
 
 /** DELETE /attachments/{id}: only an attachment nothing holds (spec); 403 otherwise. */
 export function deleteAttachment(ctx: TeamContext, attachment: AttachmentRow): void {

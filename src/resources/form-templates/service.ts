@@ -6,6 +6,7 @@
 import type { RequestContext, TeamContext } from '../../context.ts'
 import type { FormTemplateCreateJson, FormTemplateFieldInputJson, FormTemplatesListQuery, FormTemplateUpdateJson, RichTextJson } from '../../contracts/generated.ts'
 import { assertValid, notFound, type ValidationErrors } from '../../kernel/errors.ts'
+import { seesOnlyAssigned } from '../../kernel/roles.ts'
 import type { FormTemplateRow, TemplateField } from './rows.ts'
 
 /** Fields that take an answer (FACTS.md): only they have validation, and only they can show or hide another. */
@@ -17,6 +18,13 @@ export function getFormTemplate(ctx: TeamContext, reference: string): FormTempla
   if (!template) throw notFound('Form template')
   return template
 }
+
+/**
+ * Who changes the library (the spec does not say): everyone who sees the whole team, since a
+ * template is shared team configuration, as webhooks are. Assigned-only members read it and get
+ * 403 on every write (read-only members on every write anyway).
+ */
+export const mayChangeLibrary = (ctx: RequestContext): boolean => !seesOnlyAssigned(ctx.member.role)
 
 export const findFormTemplate = (ctx: RequestContext, params: { reference: string }): FormTemplateRow => getFormTemplate(ctx, params.reference)
 

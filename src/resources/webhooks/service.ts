@@ -1,6 +1,6 @@
 import type { RequestContext, Services } from '../../context.ts'
 import type { WebhookCreateJson, WebhooksListQuery, WebhookUpdateJson } from '../../contracts/generated.ts'
-import { forbidden, notFound } from '../../kernel/errors.ts'
+import { forbidden, notFound, type ValidationErrors } from '../../kernel/errors.ts'
 import { seesOnlyAssigned } from '../../kernel/roles.ts'
 import type { Team } from '../../store/world.ts'
 import type { WebhookDeliveryRow, WebhookRow } from './rows.ts'
@@ -26,6 +26,16 @@ export function findWebhook(ctx: RequestContext, params: { id: number }): Webhoo
   const webhook = ctx.team.webhooks.get(params.id)
   if (!webhook) throw notFound('Webhook')
   return webhook
+}
+
+/**
+ * The rule on url the contract cannot state: not the mock itself (its own port on a name that
+ * reaches it), whose control API a delivery could otherwise drive, its answer then readable in
+ * the delivery log. Other ports of the same machine are where receivers usually are.
+ */
+export function webhookUrlErrors(ctx: RequestContext, body: { url?: string | undefined }, passed: (key: string) => boolean): ValidationErrors {
+  if (body.url === undefined || !passed('url') || !ctx.webhooks.targetsMock(body.url)) return {}
+  return { url: ['The url field must not point at the mock itself.'] }
 }
 
 /** GET /webhooks: oldest first; enabled filters on is_enabled. */
