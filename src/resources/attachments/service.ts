@@ -71,6 +71,11 @@ export function sampleAttachment(ctx: TeamContext, sample: SampleName, original:
 /** Laravel's mimes rule message, with the spec's list of types. */
 const TYPE_MESSAGE = `The attachment field must be a file of type: ${ACCEPTED_EXTENSIONS.join(', ')}.`
 
+/** What an uploaded file is by its content (a media type), or undefined when it is of no accepted type. */
+export function uploadedType(file: ReceivedFile): string | undefined {
+  return detectType(file.path, file.filename)
+}
+
 /**
  * POST /attachments: an uploaded file of an accepted type (by its content) becomes a pending
  * attachment, its bytes moved (not copied) from the uploads folder to their stored name; its scan
