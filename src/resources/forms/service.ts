@@ -183,7 +183,7 @@ function normalisedAnswer(field: AnswerField, given: string | readonly string[] 
     }
     case 'document': {
       const ids = typeof given === 'string' ? [] : given.filter((id): id is number => typeof id === 'number')
-      return ids.length > 0 ? (ids as [number, ...number[]]) : null
+      return ids.length > 0 ? ids : null
     }
   }
 }
