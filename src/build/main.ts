@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url'
 import { loadContracts } from '../contracts/load.ts'
 import { bundle } from './bundle.ts'
 import { check } from './check.ts'
+import { copyDocsAssets } from './docs.ts'
 import { writeGeneratedTypes } from './types.ts'
 import { writePrebuiltWorld } from './world.ts'
 
@@ -17,12 +18,13 @@ interface Step {
 // In order: a step may rely on what the ones before it checked or wrote. check comes first, so
 // nothing is built from contracts or fixtures that break their schemas; types writes under src/,
 // so it comes before bundle (a source newer than the bundle would make every start rebuild); world
-// writes the seeded world the bundle reads at start.
+// writes the seeded world the bundle reads at start; docs copies the API reference's renderer.
 const steps: Step[] = [
   { name: 'check', run: check },
   { name: 'types', run: () => writeGeneratedTypes(loadContracts()) },
   { name: 'bundle', run: bundle },
   { name: 'world', run: writePrebuiltWorld },
+  { name: 'docs', run: copyDocsAssets },
 ]
 
 /** Runs every step, with one line per step (name, time, note) to `log`; throws naming the step that failed. */
