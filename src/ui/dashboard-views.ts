@@ -83,11 +83,13 @@ const JOB_LABELS: Readonly<Record<string, (subject: number) => string>> = {
 export function clockPanel(viewer: Viewer, clock: { now: string; frozen: boolean }, jobs: readonly JobRow[], jobsWaiting: number): Html {
   return h`<section class="panel" aria-labelledby="clock-title" id="clock">
 <h2 id="clock-title">The mock's clock</h2>
+<div class="grid"><div>
 <p>Now: <strong id="clock-now">${when(clock.now)}</strong> ${clock.frozen ? badge('paused', 'frozen') : h`<span class="muted">(ticking with real time)</span>`}. Jobs waiting, all teams: ${jobsWaiting}.</p>
 <div class="actions">${ADVANCES.map(({ seconds, label }) =>
     actionForm(viewer, 'clock/advance', h`<input type="hidden" name="seconds" value="${seconds}">`, label, { id: `advance-${seconds}` }),
   )}
 ${actionForm(viewer, 'clock/advance', h`<label for="advance-seconds">Seconds</label><input type="number" id="advance-seconds" name="seconds" min="1" max="31536000" value="300" style="width:7rem">`, 'Advance', { secondary: true })}</div>
+</div><div>
 <h3>Next jobs of ${viewer.team.name}</h3>
 ${
   jobs.length === 0
@@ -96,6 +98,7 @@ ${
         (job) => h`<tr><td>${when(toTimestamp(new Date(job.due)))}</td><td>${JOB_LABELS[job.kind]?.(job.subject) ?? `${job.kind} ${job.subject}`}</td></tr>`,
       )}</tbody></table></div>`
 }
+</div></div>
 </section>`
 }
 
@@ -159,7 +162,7 @@ ${cases.problem === undefined ? '' : h`<p class="muted">${cases.problem}</p>`}
 ${
   cases.list.length === 0
     ? h`<p class="muted">No case yet.</p>`
-    : h`<ul>${cases.list.map((row) => h`<li>${row.name} ${badge(row.status)} <span class="muted">(${caseItemCount(row)} records${caseHolds(row, record.id) ? ', this one included' : ''})</span></li>`)}</ul>`
+    : h`<ul>${cases.list.map((row) => h`<li>${row.name} ${badge(row.status)} <span class="muted">(${caseItemCount(row) === 1 ? '1 record' : `${caseItemCount(row)} records`}${caseHolds(row, record.id) ? ', this one included' : ''})</span></li>`)}</ul>`
 }
 ${
   cases.problem === undefined

@@ -32,7 +32,7 @@ export const DASHBOARD_BASE = '/_mock/ui'
 const SCRIPT_PATH = `${DASHBOARD_BASE}/assets/dashboard.js`
 
 /** How many rows each list of the dashboard shows (the newest). */
-const ROWS = { records: 15, cases: 10, clients: 10, deliveries: 10, jobs: 8 } as const
+const ROWS = { records: 10, cases: 10, clients: 8, deliveries: 10, jobs: 6 } as const
 
 const MAX_ADVANCE_SECONDS = 365 * 86_400
 

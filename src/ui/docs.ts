@@ -32,6 +32,7 @@ export function docsRoutes(app: Hono): void {
       const page = renderPage({
         title: document.title,
         header: nav(path),
+        rendered: true,
         main: h`<h1 class="visually-hidden">${document.title}</h1><redoc spec-url="${document.spec}" scroll-y-offset="48" hide-loading native-scrollbars></redoc>`,
         scripts: [RENDERER],
       })

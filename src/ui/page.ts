@@ -42,11 +42,13 @@ export const PAGE_HEADERS = {
   'referrer-policy': 'no-referrer',
 }
 
-const STYLE = `
+/** What every page has: the palette, the header bar, focus outlines, the skip link. */
+const BASE_STYLE = `
 :root { --ink: #1d2330; --muted: #4a5160; --line: #d5d9e0; --panel: #fff; --back: #f4f5f7; --accent: #1f5fbf; --accent-dark: #174a96;
   --ok: #1d6b3a; --ok-back: #e4f4ea; --warn: #7a4b00; --warn-back: #fdf1d8; --bad: #a4262c; --bad-back: #fbe6e7; --info-back: #e7effb; }
 * { box-sizing: border-box; }
 body { font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; margin: 0; background: var(--back); color: var(--ink); }
+body.rendered { background: #fff; }
 a { color: var(--accent-dark); }
 a:focus-visible, button:focus-visible, input:focus-visible, select:focus-visible, textarea:focus-visible, summary:focus-visible { outline: 3px solid #f0a500; outline-offset: 2px; }
 .skip { position: absolute; left: -999px; top: 0; background: #fff; padding: .5rem 1rem; z-index: 10; }
@@ -56,12 +58,20 @@ header.bar a, header.bar .brand { color: #fff; }
 header.bar .brand { font-weight: 700; text-decoration: none; }
 header.bar nav ul { list-style: none; display: flex; gap: 1rem; margin: 0; padding: 0; flex-wrap: wrap; }
 header.bar .who { margin-left: auto; font-size: .9rem; }
+`
+
+/** The UI's own pages (not the API reference, whose renderer styles itself). */
+const STYLE = `
 main { max-width: 72rem; margin: 1.5rem auto; padding: 0 1.5rem 3rem; }
 main.narrow { max-width: 44rem; }
 h1 { font-size: 1.6rem; margin: .5rem 0 1rem; }
 h2 { font-size: 1.25rem; margin: 1.5rem 0 .75rem; }
 h3 { font-size: 1.05rem; margin: 1.25rem 0 .5rem; }
 .panel { background: var(--panel); border: 1px solid var(--line); border-radius: 8px; padding: 1.25rem 1.5rem; margin-bottom: 1.25rem; }
+.panel > :first-child, .panel > .field:first-child > :first-child { margin-top: 0; }
+ul.plain { list-style: none; margin: 0; padding: 0; }
+ul.plain li { white-space: nowrap; margin: .1rem 0; }
+.sample img { border: 1px solid var(--line); border-radius: 4px; vertical-align: middle; }
 .muted, .hint { color: var(--muted); }
 .hint { font-size: .92rem; margin: .2rem 0 .5rem; }
 table { border-collapse: collapse; width: 100%; background: var(--panel); font-size: .93rem; }
@@ -117,6 +127,8 @@ export interface PageOptions {
   scripts?: readonly string[]
   /** A narrow column (the perform page) or the full width (the dashboard). */
   narrow?: boolean
+  /** The page is laid out by a renderer of its own (the API reference): only the bar's style. */
+  rendered?: boolean
 }
 
 export function renderPage(options: PageOptions): string {
@@ -126,9 +138,9 @@ export function renderPage(options: PageOptions): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${options.title} | IVS mock</title>
-<style>${raw(STYLE)}</style>
+<style>${raw(BASE_STYLE)}${options.rendered ? '' : raw(STYLE)}</style>
 </head>
-<body>
+<body${attr('class', options.rendered ? 'rendered' : undefined)}>
 <a class="skip" href="#content">Skip to content</a>
 <header class="bar">${options.header ?? h`<span class="brand">IVS mock</span>`}</header>
 <main id="content" class="${options.narrow ? 'narrow' : ''}" tabindex="-1">

@@ -121,18 +121,20 @@ ${extra}
 </fieldset>`
 }
 
-/** An image the client uploads, or a sample they pick (its preview beside it). */
+/** An image the client uploads, or a sample they pick (each shown beside its choice). */
 function imageChoice(state: StepState, base: string, legend: string, samples: ReadonlyArray<{ sample: SampleName; label: string }>, samplesPath: string): Html {
-  const sampleOptions = samples.map(({ sample, label }) => ({ value: `sample:${sample}`, label: `${label} (${SAMPLES[sample].file})` }))
-  return h`${radios(
-    state,
-    `${base}_source`,
-    legend,
-    [...sampleOptions, { value: 'upload', label: 'Upload my own image' }],
-    h`<div class="sample-previews">${samples.map(
-      ({ sample, label }) => h`<img src="${samplesPath}/${SAMPLES[sample].file}" alt="${label}" width="120" loading="lazy">`,
-    )}</div>${fileInput(state, `${base}_file`, 'Image to upload (JPG or PNG)', { accept: '.jpg,.jpeg,.png', hint: 'Only when you chose to upload your own image.' })}`,
-  )}`
+  const name = `${base}_source`
+  const options = [...samples.map(({ sample }) => `sample:${sample}`), 'upload']
+  const chosen = state.entered.get(name) ?? options[0]
+  const option = (value: string, index: number, label: Html) =>
+    h`<label class="choice sample" for="${inputId(`${name}-${index}`)}"><input type="radio" id="${inputId(`${name}-${index}`)}" name="${name}" value="${value}" ${value === chosen ? 'checked' : ''}> ${label}</label>`
+  return h`<fieldset id="${inputId(name)}" ${state.problems.has(name) ? h`aria-invalid="true"` : ''}${attr('aria-describedby', describedBy(state, name))}>
+<legend>${legend}</legend>
+${problemOf(state, name)}
+${samples.map(({ sample, label }, index) => option(`sample:${sample}`, index, h`<img src="${samplesPath}/${SAMPLES[sample].file}" alt="" width="96" height="60"> ${label} <span class="muted">(${SAMPLES[sample].file})</span>`))}
+${option('upload', samples.length, h`Upload my own image`)}
+${fileInput(state, `${base}_file`, 'Image to upload (JPG or PNG)', { accept: '.jpg,.jpeg,.png', hint: 'Only when you chose to upload your own image.' })}
+</fieldset>`
 }
 
 /** What the photo ID step accepts: the step's docs, or every document type (biometric reports name none). */

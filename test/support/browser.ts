@@ -2,13 +2,13 @@
 // mock served on 127.0.0.1 with port 0, axe-core injected into each page for the accessibility
 // check, and screenshots written to screenshots/ (git-ignored) for people to look at. Without a
 // Chromium the tests are skipped with a message, except under CI=true, where they must run.
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import type { AddressInfo } from 'node:net'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { serve } from '@hono/node-server'
-import { chromium, type BrowserContext, type Page } from 'playwright-core'
+import { chromium, type BrowserContext, type Page, type Request } from 'playwright-core'
 import type { TestMock } from './mock.ts'
 
 /** Debian's Chromium, or another one named by CHROMIUM_PATH. */
@@ -32,13 +32,19 @@ const CHROMIUM_ARGS = [
   '--disable-sync',
 ]
 
+/** How Chromium reports a request the page's Content-Security-Policy refused (it never left the browser). */
+const CSP_REFUSALS = new Set(['csp', 'net::ERR_BLOCKED_BY_CSP'])
+
 export const SCREENSHOTS_DIR = join(import.meta.dirname, '..', '..', 'screenshots')
 
 export interface Browser {
   context: BrowserContext
   /** A new page that records every request leaving the loopback address. */
   page(): Promise<Page>
-  /** Requests to anywhere but 127.0.0.1 (the pages must need no network). */
+  /**
+   * Requests to anywhere but 127.0.0.1 that went out (the pages must need no network). One a
+   * page's Content-Security-Policy refused never left the browser, so it does not count.
+   */
   offLoopback: string[]
   close(): Promise<void>
 }
@@ -59,9 +65,15 @@ export async function launchBrowser(): Promise<Browser> {
     offLoopback,
     async page() {
       const page = await context.newPage()
-      page.on('request', (request) => {
+      const outside = (request: Request) => {
         const url = new URL(request.url())
-        if ((url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '127.0.0.1') offLoopback.push(request.url())
+        return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '127.0.0.1'
+      }
+      page.on('requestfinished', (request) => {
+        if (outside(request)) offLoopback.push(request.url())
+      })
+      page.on('requestfailed', (request) => {
+        if (outside(request) && !CSP_REFUSALS.has(request.failure()?.errorText ?? '')) offLoopback.push(`${request.url()} (${request.failure()?.errorText ?? 'failed'})`)
       })
       return page
     },
@@ -91,7 +103,7 @@ export async function serveMock(mock: TestMock): Promise<Served> {
 }
 
 const require = createRequire(import.meta.url)
-const AXE_SOURCE = require.resolve('axe-core/axe.min.js')
+const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8')
 
 export interface Violation {
   id: string
@@ -102,7 +114,8 @@ export interface Violation {
 
 /** axe-core's serious and critical violations on the page as it is now (WCAG 2.x A and AA rules, and best practices). */
 export async function seriousViolations(page: Page): Promise<Violation[]> {
-  await page.addScriptTag({ path: AXE_SOURCE })
+  // Evaluated through the DevTools protocol: the pages' Content-Security-Policy refuses inline scripts.
+  await page.evaluate(AXE_SOURCE)
   // Runs in the page (the tests' TypeScript has no DOM types: the page's globals are typed here).
   const violations = await page.evaluate(async () => {
     const inPage = globalThis as unknown as {
