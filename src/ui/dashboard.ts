@@ -25,7 +25,7 @@ import {
   type PickerTeam,
   type Viewer,
 } from './dashboard-views.ts'
-import { h, pageResponse, scriptResponse, seeOther } from './page.ts'
+import { h, pageResponse, scriptResponse, seeOther, when } from './page.ts'
 import { DASHBOARD_SCRIPT } from './scripts.ts'
 
 export const DASHBOARD_BASE = '/_mock/ui'
@@ -232,7 +232,7 @@ ${recordDetail(viewer, record.body, typeof record.body.client === 'object' ? rec
       const seconds = Number(fields.seconds)
       if (!Number.isInteger(seconds) || seconds < 1 || seconds > MAX_ADVANCE_SECONDS) return { problem: `Advance by a whole number of seconds from 1 to ${MAX_ADVANCE_SECONDS}.` }
       const ran = await advanceSettling(services, seconds * 1000)
-      return { notice: `The clock moved ${seconds} s to ${services.clock.timestamp()}; ${ran === 1 ? '1 job' : `${ran} jobs`} ran.` }
+      return { notice: `The clock moved ${seconds} s to ${when(services.clock.timestamp())}; ${ran === 1 ? '1 job' : `${ran} jobs`} ran.` }
     }),
   )
 

@@ -58,6 +58,8 @@ header.bar a, header.bar .brand { color: #fff; }
 header.bar .brand { font-weight: 700; text-decoration: none; }
 header.bar nav ul { list-style: none; display: flex; gap: 1rem; margin: 0; padding: 0; flex-wrap: wrap; }
 header.bar .who { margin-left: auto; font-size: .9rem; }
+.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+[hidden] { display: none !important; }
 `
 
 /** The UI's own pages (not the API reference, whose renderer styles itself). */
@@ -71,7 +73,8 @@ h3 { font-size: 1.05rem; margin: 1.25rem 0 .5rem; }
 .panel > :first-child, .panel > .field:first-child > :first-child { margin-top: 0; }
 ul.plain { list-style: none; margin: 0; padding: 0; }
 ul.plain li { white-space: nowrap; margin: .1rem 0; }
-.sample img { border: 1px solid var(--line); border-radius: 4px; vertical-align: middle; }
+label.choice.sample { align-items: center; }
+.sample img { border: 1px solid var(--line); border-radius: 4px; }
 .muted, .hint { color: var(--muted); }
 .hint { font-size: .92rem; margin: .2rem 0 .5rem; }
 table { border-collapse: collapse; width: 100%; background: var(--panel); font-size: .93rem; }
@@ -113,8 +116,6 @@ dl.facts dt { font-weight: 600; }
 dl.facts dd { margin: 0; }
 details > summary { cursor: pointer; }
 pre { background: #f0f2f5; padding: .6rem; border-radius: 4px; overflow-x: auto; font-size: .82rem; max-height: 20rem; }
-.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
-[hidden] { display: none !important; }
 `
 
 export interface PageOptions {

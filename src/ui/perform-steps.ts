@@ -244,7 +244,7 @@ function formFields(ctx: TeamContext, form: FormRow, state: StepState): Html {
         : field.type === 'rich_text'
           ? richText(field.json_content)
           : answerField(ctx, field, state)
-    return h`<div class="field" data-field="${field.id}" ${attr('data-show-if', showIfAttribute(field))}>${content}</div>`
+    return h`<div class="field" data-field="${field.id}"${attr('data-show-if', showIfAttribute(field))}>${content}</div>`
   }
   const section = (field: Extract<FormField, { type: 'section' }>, depth: number): Html => {
     if (laidOut.has(field.id)) return h``

@@ -179,6 +179,7 @@ describe.skipIf(!RUN_BROWSER_TESTS)(`the demo journey in Chromium${RUN_BROWSER_T
     await expect(finished.locator('td').nth(4).textContent()).resolves.toBe('verified')
     await accessible()
     await screenshot(page, 'dashboard')
+    await screenshot(page, 'dashboard-top', false)
 
     // The receiver got the same delivery, signed with the webhook's secret.
     const delivered = receiver.received.filter((request) => request.body?.event === 'record.finished')
