@@ -52,6 +52,8 @@ export const API_BASE = SURFACES.api.base
 export const CONTROL_BASE = SURFACES.control.base
 /** The OAuth 2.0 endpoints, at the service root. */
 export const OAUTH_BASE = `${SURFACES.oauth.base}/oauth`
+/** The pages outside the API: the dashboard and the API reference (main.ts prints where). */
+export { DASHBOARD_BASE, DOCS_BASE } from './ui/index.ts'
 
 export interface AppOptions extends Services {
   contracts: Contracts

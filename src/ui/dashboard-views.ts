@@ -307,6 +307,9 @@ export function picker(teams: readonly PickerTeam[]): Html {
 <div class="actions"><button type="submit" id="open">Open the dashboard</button></div>
 </form>
 <section class="panel" aria-labelledby="teams-title"><h2 id="teams-title">Teams</h2>
-<ul>${teams.map((team) => h`<li>${team.name} <span class="muted">(team ${team.id}, ${team.members.length} members)</span>${team.members[0] ? h`: <a href="${dashboardPath(team.id, team.members[0].id)}">open as ${team.members[0].name} (${team.members[0].role})</a>` : ''}</li>`)}</ul>
+<ul>${teams.map((team) => {
+    const owner = team.members.find((member) => member.role === 'owner') ?? team.members[0]
+    return h`<li>${team.name} <span class="muted">(team ${team.id}, ${team.members.length} members)</span>${owner ? h`: <a href="${dashboardPath(team.id, owner.id)}">open as ${owner.name} (${owner.role})</a>` : ''}</li>`
+  })}</ul>
 </section>`
 }
