@@ -76,6 +76,8 @@ ul.plain li { white-space: nowrap; margin: .1rem 0; }
 label.choice.sample { align-items: center; }
 .sample img { border: 1px solid var(--line); border-radius: 4px; }
 .muted, .hint { color: var(--muted); }
+/* A form's instructions are plain text whose lists keep their line breaks. */
+p.instructions { white-space: pre-line; }
 .hint { font-size: .92rem; margin: .2rem 0 .5rem; }
 table { border-collapse: collapse; width: 100%; background: var(--panel); font-size: .93rem; }
 th, td { text-align: left; vertical-align: top; padding: .45rem .6rem; border-bottom: 1px solid var(--line); }

@@ -89,10 +89,11 @@ function describedBy(state: StepState, name: string, hint?: string): string | un
   return ids.length > 0 ? ids.join(' ') : undefined
 }
 
-function fileInput(state: StepState, name: string, label: string, options: { hint?: string; accept?: string; required?: boolean }): Html {
+function fileInput(state: StepState, name: string, label: string, options: { hint?: string; accept?: string; required?: boolean; markOptional?: boolean }): Html {
   const hintId = options.hint === undefined ? undefined : `${inputId(name)}-hint`
+  const marker = options.required ? h` <span class="muted">(required)</span>` : options.markOptional ? h` <span class="muted">(optional)</span>` : ''
   return h`<div class="field">
-<label for="${inputId(name)}">${label}${options.required ? h` <span class="muted">(required)</span>` : ''}</label>
+<label for="${inputId(name)}">${label}${marker}</label>
 ${options.hint === undefined ? '' : h`<p class="hint" id="${hintId}">${options.hint}</p>`}
 ${problemOf(state, name)}
 <input type="file" id="${inputId(name)}" name="${name}" accept="${options.accept ?? ACCEPTED_EXTENSIONS.map((extension) => `.${extension}`).join(',')}"
@@ -225,7 +226,7 @@ ${options.map((option, index) => {
     }
     case 'document': {
       const description = 'description' in field ? text(field.description) : ctx.team.documentTemplates.get(field.template_id)?.description
-      return fileInput(state, fileName(field), label, { required, ...(description !== undefined && { hint: description }) })
+      return fileInput(state, fileName(field), label, { required, markOptional: true, ...(description !== undefined && { hint: description }) })
     }
   }
 }
@@ -256,7 +257,7 @@ function formFields(ctx: TeamContext, form: FormRow, state: StepState): Html {
   }
   const roots = form.fields.filter((field): field is Extract<FormField, { type: 'section' }> => field.type === 'section' && !held.has(field.id))
   return h`${form.description === null ? '' : h`<p class="muted">${form.description}</p>`}
-${form.instructions === null ? '' : form.instructions.split('\n\n').map((paragraph) => h`<p>${paragraph}</p>`)}
+${form.instructions === null ? '' : form.instructions.split('\n\n').map((paragraph) => h`<p class="instructions">${paragraph}</p>`)}
 ${roots.map((root) => section(root, 0))}`
 }
 
