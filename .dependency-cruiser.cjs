@@ -39,6 +39,21 @@ module.exports = {
       to: { path: '^src/control/' },
     },
     {
+      name: 'ui-wired-only-by-app',
+      comment: 'The pages (src/ui/: the perform page, the dashboard, the API reference) are wired by app.ts alone.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/(app\\.ts$|ui/)' },
+      to: { path: '^src/ui/' },
+    },
+    {
+      name: 'ui-reaches-state-through-services',
+      comment:
+        "src/ui/ changes state only through the services the API uses (resources through their index.ts, the lifecycle engine, webhook delivery's clock, the API's own operations): never the store's tables, persistence or blobs, the seed, the build, the control API or OAuth. It may name the world's types (store/world.ts).",
+      severity: 'error',
+      from: { path: '^src/ui/' },
+      to: { path: '^src/(store|seed|build|control|oauth)/', pathNot: '^src/store/world\\.ts$' },
+    },
+    {
       name: 'store-knows-no-resource',
       comment: 'store/ keeps tables of rows it does not know: each resource declares its own tables.',
       severity: 'error',

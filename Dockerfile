@@ -16,7 +16,8 @@ RUN npm run build
 FROM node:20-slim
 ENV NODE_ENV=production
 WORKDIR /app
-# What dist/main.js reads at run time: the version, the contracts and the world fixture.
+# What dist/main.js reads at run time: the version, the contracts and the world fixture (dist/ also
+# holds the seeded world and the API reference's renderer, dist/docs/).
 COPY package.json ./
 COPY contracts ./contracts
 COPY fixtures ./fixtures

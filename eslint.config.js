@@ -32,6 +32,18 @@ export default tseslint.config(
     languageOptions: { globals: globals.node, sourceType: 'commonjs' },
   },
   {
+    // The pages (src/ui/) speak HTTP with hono, but their time is the mock's clock too.
+    files: ['src/ui/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: 'Use the services\' clock.' },
+        { selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']", message: 'Use the services\' clock.' },
+        { selector: "CallExpression[callee.object.name='Math'][callee.property.name='random']", message: 'Use the services\' random.' },
+      ],
+    },
+  },
+  {
     files: ['src/resources/**/*.ts', 'src/control/**/*.ts', 'src/lifecycle/**/*.ts'],
     rules: {
       // Handlers get typed input and return their answer (kernel/operation.ts), so no resource needs

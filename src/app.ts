@@ -53,11 +53,15 @@ import { templatesRoutes } from './resources/templates/routes.ts'
 import { formTemplatesRoutes } from './resources/form-templates/routes.ts'
 import { formsRoutes } from './resources/forms/routes.ts'
 import { webhooksRoutes } from './resources/webhooks/routes.ts'
+import type { Identity } from './store/world.ts'
+import { DASHBOARD_BASE, PERFORM_BASE, uiRoutes, type ApiDispatch } from './ui/index.ts'
 
 export const API_BASE = SURFACES.api.base
 export const CONTROL_BASE = SURFACES.control.base
 /** The OAuth 2.0 endpoints, at the service root. */
 export const OAUTH_BASE = `${SURFACES.oauth.base}/oauth`
+/** The pages outside the API: the dashboard and the API reference (main.ts prints where). */
+export { DASHBOARD_BASE, DOCS_BASE } from './ui/index.ts'
 
 export interface AppOptions extends Services {
   contracts: Contracts
@@ -113,6 +117,19 @@ const READ_ONLY_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
 /** Writes that change only the caller's own user account, not the team's data. */
 const USER_OWN_WRITES = new Set(['me.update'])
+
+/** Every error as the service answers it: an HttpError's status and body (or page), anything else a logged 500. */
+function answerError(error: Error, c: Context): Response {
+  // In process, a dropped connection is the caller's fetch rejecting (a socket is already closed).
+  if (error instanceof ConnectionDropped) throw error
+  const known = error instanceof HttpError ? error : undefined
+  if (!known) console.error(error)
+  // Clients that hang up happen all the time under load: one line, no stack.
+  if (known instanceof BodyCutShort) console.error(`ivs-mock: ${c.req.method} ${new URL(c.req.url).pathname}: the client went away before sending its whole body`)
+  if (known instanceof HtmlError) return html(c, known.page, known.status, known.headers)
+  const { status, body, headers } = known ?? serverError()
+  return json(c, body, status, headers)
+}
 
 export function createApp(options: AppOptions): Hono<KernelEnv<RequestContext>> {
   const { contracts, store, clock } = options
@@ -224,11 +241,11 @@ export function createApp(options: AppOptions): Hono<KernelEnv<RequestContext>> 
   const oauthEndpoints = new Hono<KernelEnv<Services>>()
 
   const afterWrite = options.afterWrite
+  const persist = async (method: string, next: () => Promise<void>) => {
+    await next()
+    if (afterWrite && !READ_ONLY_METHODS.has(method)) await afterWrite()
+  }
   if (afterWrite) {
-    const persist = async (method: string, next: () => Promise<void>) => {
-      await next()
-      if (!READ_ONLY_METHODS.has(method)) await afterWrite()
-    }
     api.use('*', (c, next) => persist(c.req.method, next))
     control.use('*', (c, next) => persist(c.req.method, next))
     oauthEndpoints.use('*', (c, next) => persist(c.req.method, next))
@@ -236,6 +253,25 @@ export function createApp(options: AppOptions): Hono<KernelEnv<RequestContext>> 
   api.route('/', routes.app)
   control.route('/', controlApi.app)
   oauthRoutes(oauthEndpoints, services, options.maxBodyBytes)
+
+  // The dashboard calls the API's routes in process, as the member it acts for: the same gate
+  // and services, but neither the rate limit nor the journal (it is not a client's traffic).
+  const actingFor = new WeakMap<Request, RequestContext>()
+  const inProcess = new Hono<KernelEnv<RequestContext>>()
+  inProcess.use('*', (c, next) => {
+    c.set('principal', actingFor.get(c.req.raw))
+    return next()
+  })
+  inProcess.route(API_BASE, routes.app)
+  const dispatch: ApiDispatch = async (identity: Identity, request: Request) => {
+    actingFor.set(request, { ...identity, ...services })
+    return inProcess.fetch(request)
+  }
+  const ui = new Hono()
+  if (afterWrite) {
+    for (const base of [PERFORM_BASE, DASHBOARD_BASE]) ui.use(`${base}/*`, (c, next) => persist(c.req.method, next))
+  }
+  uiRoutes(ui, { services, contracts, dispatch })
 
   const app = new Hono<KernelEnv<RequestContext>>()
   app.use('*', hostCheck(new HostAllowList(options.allowedHosts)))
@@ -249,20 +285,13 @@ export function createApp(options: AppOptions): Hono<KernelEnv<RequestContext>> 
     })
   serveOpenApi('/openapi.json', 'api')
   serveOpenApi(`${CONTROL_BASE}/openapi.json`, 'control')
+  // Before the control API, which answers every other path under /_mock.
+  app.route('/', ui)
   app.route(API_BASE, api)
   app.route(CONTROL_BASE, control)
   app.route(OAUTH_BASE, oauthEndpoints)
   app.notFound((c) => json(c, routeNotFound().body, 404))
-  app.onError((error, c) => {
-    // In process, a dropped connection is the caller's fetch rejecting (a socket is already closed).
-    if (error instanceof ConnectionDropped) throw error
-    const known = error instanceof HttpError ? error : undefined
-    if (!known) console.error(error)
-    // Clients that hang up happen all the time under load: one line, no stack.
-    if (known instanceof BodyCutShort) console.error(`ivs-mock: ${c.req.method} ${new URL(c.req.url).pathname}: the client went away before sending its whole body`)
-    if (known instanceof HtmlError) return html(c, known.page, known.status, known.headers)
-    const { status, body, headers } = known ?? serverError()
-    return json(c, body, status, headers)
-  })
+  app.onError(answerError)
+  inProcess.onError(answerError)
   return app
 }

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs'
 import { parseEnv } from 'node:util'
 import { CommanderError } from 'commander'
-import { API_BASE, CONTROL_BASE } from './app.ts'
+import { API_BASE, CONTROL_BASE, DASHBOARD_BASE, DOCS_BASE } from './app.ts'
 import { buildCli, serveOptions, toProxyConfig, toServeConfig, toVerifyConfig, unknownCommand, type ProxyConfig, type ServeConfig } from './config.ts'
 import { runPactCheck, runPactVerify } from './harness/pact/cli.ts'
 import { Contracts } from './contracts/load.ts'
@@ -62,8 +62,9 @@ async function serveMock(config: ServeConfig, announce: boolean): Promise<{ orig
       `IVS mock ${VERSION} listening on ${origin}${API_BASE}`,
       `  State    ${state}, seed ${store.data.seed}${config.data && world.origin === 'loaded' ? ' (from the file)' : ''}`,
       `  Clock    ${clock.timestamp()}, ${clock.frozen ? 'frozen (POST /_mock/clock/advance moves it)' : 'ticking'}`,
-      `  OpenAPI  ${origin}/openapi.json`,
+      `  OpenAPI  ${origin}/openapi.json (browse it at ${origin}${DOCS_BASE})`,
       `  Control  ${origin}${CONTROL_BASE} (fresh teams: POST ${CONTROL_BASE}/teams; ${origin}${CONTROL_BASE}/openapi.json)`,
+      `  Demo     ${origin}${DASHBOARD_BASE} (the dashboard; records' perform_url open the client's perform page)`,
       ...tokenLines(fixture, store, clock.timestamp()).map((line, index) => `  ${index === 0 ? 'Tokens ' : '       '}  ${line}`),
       ...(oauthClient ? [`  OAuth    ${origin}/oauth/authorize and /oauth/token; client ${oauthClient.name}: id ${oauthClient.id}, secret ${oauthClient.secret}`] : []),
       `  Try      curl -H "Authorization: Bearer ${firstToken}" "${origin}${API_BASE}/clients?limit=2"`,

@@ -15,3 +15,5 @@ export const samplesDir = `${fixturesDir}/samples`
 export const packageJsonPath = `${projectRoot}package.json`
 /** The seeded world of the fixture's seed, written by the build (src/build/world.ts). */
 export const prebuiltWorldPath = `${projectRoot}dist/world.json`
+/** The API reference's renderer, copied from node_modules by the build (src/build/docs.ts) and served at /docs. */
+export const docsAssetsDir = `${projectRoot}dist/docs`

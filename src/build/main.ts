@@ -6,6 +6,7 @@ import { loadContracts } from '../contracts/load.ts'
 import { bundle } from './bundle.ts'
 import { check } from './check.ts'
 import { writeDeclarations } from './declarations.ts'
+import { copyDocsAssets } from './docs.ts'
 import { writeGeneratedTypes } from './types.ts'
 import { writePrebuiltWorld } from './world.ts'
 
@@ -18,13 +19,15 @@ interface Step {
 // In order: a step may rely on what the ones before it checked or wrote. check comes first, so
 // nothing is built from contracts or fixtures that break their schemas; types writes under src/,
 // so it comes before bundle (a source newer than the bundle would make every start rebuild), and
-// before declarations, which emits types from it too; world writes the seeded world the bundle reads at start.
+// before declarations, which emits types from it too; world writes the seeded world the bundle reads
+// at start; docs copies the API reference's renderer.
 const steps: Step[] = [
   { name: 'check', run: check },
   { name: 'types', run: () => writeGeneratedTypes(loadContracts()) },
   { name: 'bundle', run: bundle },
   { name: 'declarations', run: () => `wrote ${writeDeclarations()}` },
   { name: 'world', run: writePrebuiltWorld },
+  { name: 'docs', run: copyDocsAssets },
 ]
 
 const NAME_WIDTH = Math.max(...steps.map((step) => step.name.length)) + 2

@@ -14,45 +14,64 @@ import type { Services, TeamContext } from '../context.ts'
 import { invalidBody } from '../kernel/errors.ts'
 import type { JobRow } from '../kernel/scheduler.ts'
 import { deletionReminderDue } from '../resources/clients/index.ts'
-import { submitForm } from '../resources/forms/index.ts'
+import { submitForm, type FormAnswers } from '../resources/forms/index.ts'
 import { completeRecordDocument } from '../resources/record-documents/index.ts'
-import { isExpired, isOpen, recordChanged, REMINDER_INTERVAL_MS, settleFinished, stopReminders, type CheckRow, type Outcome, type RecordRow, type StepRow } from '../resources/records/index.ts'
+import { isExpired, isOpen, recordChanged, REMINDER_INTERVAL_MS, settleFinished, stopReminders, type CheckRow, type Outcome, type PhotoIdCapture, type RecordRow, type StepRow } from '../resources/records/index.ts'
 import { OUTCOME_STATUS, outcomeFor } from './outcomes.ts'
-import { photoIdMedia } from './photo-id.ts'
+import { photoIdMedia, withCapture } from './photo-id.ts'
 import { finishScan } from './scans.ts'
 import type { CheckResponseInput } from './response-input.ts'
 import { checkResponse } from './responses.ts'
 import { JOBS } from './schedule.ts'
 
+/**
+ * What the client gives with a step. Left out, the simulated client gives what the control API's
+ * complete gives: a sample upload, plausible form answers, the first accepted photo ID document.
+ */
 export interface Submission {
   /** Forces the outcome of this step's check. */
   outcome?: Outcome
   /** Seconds until the check's result (default: --check-delay). */
   delaySeconds?: number
+  /** document.request, and a document.transfer that requires a return: the attachments the client uploaded. */
+  uploads?: readonly number[]
+  /** form: the client's answers (checked: a 422 keyed by field id when one is wrong). */
+  answers?: FormAnswers
+  /** check.photo_id: the document the client showed, and its images. */
+  capture?: PhotoIdCapture
 }
 
 /** The client completes one step; a check step's check is submitted and its result scheduled. */
 export function submitStep(ctx: TeamContext, record: RecordRow, step: StepRow, submission: Submission = {}): void {
   if (step.completed_at !== null) return
+  // The answers are checked before anything changes.
+  if (step.form !== null) submitForm(ctx, record, step, submission.answers)
   const now = ctx.clock.timestamp()
   step.completed_at = now
-  if (step.document !== null) completeRecordDocument(ctx, record, step)
-  if (step.form !== null) submitForm(ctx, record, step)
+  if (step.document !== null) completeRecordDocument(ctx, record, step, submission.uploads)
   const check = step.check === null ? undefined : ctx.team.checks.get(step.check)
   if (!check) return
   check.status = 'submitted'
   check.submitted_at = now
   check.updated_at = now
+  if (submission.capture && check.type === 'photo_id') check.capture = submission.capture
   check.outcome = outcomeFor(check, step, record.email, submission.outcome)
   if (check.outcome === null) return
   const delay = (submission.delaySeconds ?? ctx.behaviour.checkDelaySeconds) * 1000
   ctx.scheduler.schedule(JOBS.checkResult, ctx.team.id, check.id, new Date(ctx.clock.now().getTime() + delay))
 }
 
-/** The 422 when the record's client can no longer complete steps: the record is archived or expired. */
-function assertClientCanComplete(record: RecordRow, now: string): void {
-  if (record.archived_at !== null) throw invalidBody('The record is archived: its client can no longer complete steps.')
-  if (isExpired(record, now)) throw invalidBody('The record has expired: its client can no longer complete steps.')
+/** Why the record's client can no longer complete a step (archived, expired, every step done), or undefined while they can. */
+export function closedReason(record: RecordRow, now: string): string | undefined {
+  if (record.archived_at !== null) return 'The record is archived: its client can no longer complete steps.'
+  if (isExpired(record, now)) return 'The record has expired: its client can no longer complete steps.'
+  if (!isOpen(record, now)) return 'Every step of the record is already complete.'
+  return undefined
+}
+
+function assertOpen(ctx: TeamContext, record: RecordRow): void {
+  const reason = closedReason(record, ctx.clock.timestamp())
+  if (reason !== undefined) throw invalidBody(reason)
 }
 
 /**
@@ -60,24 +79,22 @@ function assertClientCanComplete(record: RecordRow, now: string): void {
  * outcome per step where one is forced. A record that is archived, expired or done is a 422.
  */
 export function completeRecord(ctx: TeamContext, record: RecordRow, submissions: ReadonlyMap<number, Submission> = new Map()): void {
-  const now = ctx.clock.timestamp()
-  assertClientCanComplete(record, now)
-  if (!isOpen(record, now)) throw invalidBody('Every step of the record is already complete.')
+  assertOpen(ctx, record)
   for (const step of record.steps) submitStep(ctx, record, step, submissions.get(step.id))
   stopReminders(ctx, record)
   recordChanged(ctx, record)
 }
 
 /**
- * What the control API's step complete does: the client completes one step, as completeRecord
- * does each; the reminders stop with the last open step. A step already done is a 422.
+ * The client completes one step of an open record (the perform page), with what they gave; the
+ * reminders stop once no step is left. A record that is archived, expired or done, or a step done
+ * already, is a 422, and so are form answers that do not pass (formAnswerErrors).
  */
 export function completeStep(ctx: TeamContext, record: RecordRow, step: StepRow, submission: Submission = {}): void {
-  const now = ctx.clock.timestamp()
-  assertClientCanComplete(record, now)
+  assertOpen(ctx, record)
   if (step.completed_at !== null) throw invalidBody('The step is already complete.')
   submitStep(ctx, record, step, submission)
-  if (!isOpen(record, now)) stopReminders(ctx, record)
+  if (!isOpen(record, ctx.clock.timestamp())) stopReminders(ctx, record)
   recordChanged(ctx, record)
 }
 
@@ -87,11 +104,12 @@ function returnResult(ctx: TeamContext, check: CheckRow): void {
   if (!record || check.status !== 'submitted' || check.outcome === null) return
   const outcome = check.outcome
   const step = record.steps.find((row) => row.id === check.step)
+  const preferences = withCapture(step?.preferences ?? {}, check.capture)
   check.status = OUTCOME_STATUS[outcome]
   check.response = checkResponse({
     type: check.type as CheckResponseInput['type'],
     outcome,
-    preferences: step?.preferences ?? {},
+    preferences,
     name: record.name,
     email: record.email,
     dob: ctx.team.clients.get(record.client)?.dob ?? null,
@@ -99,7 +117,7 @@ function returnResult(ctx: TeamContext, check: CheckRow): void {
     now: ctx.clock.now(),
   })
   // The images the client took come back with a photo ID result (attachments and files of the client).
-  if (check.response !== null && check.type === 'photo_id') check.response.media = photoIdMedia(ctx, record, check, step?.preferences ?? {})
+  if (check.response !== null && check.type === 'photo_id') check.response.media = photoIdMedia(ctx, record, check, preferences)
   check.updated_at = ctx.clock.timestamp()
   recordChanged(ctx, record)
 }

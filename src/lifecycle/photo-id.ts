@@ -16,7 +16,7 @@ import type {
 import { toDate } from '../kernel/clock.ts'
 import { presentAttachment, sampleAttachment, type SampleName } from '../resources/attachments/index.ts'
 import { addFile } from '../resources/files/index.ts'
-import type { CheckRow, RecordRow } from '../resources/records/index.ts'
+import type { CheckRow, PhotoIdCapture, RecordRow } from '../resources/records/index.ts'
 import {
   documentNumber,
   idCardMrz,
@@ -216,6 +216,13 @@ export function photoIdResponse(input: CheckResponseInput, dob: string): CheckRe
   return { object: 'check_response.photo_id', status: 'complete', result, reports, media: [] }
 }
 
+/** The step's preferences with the document the client showed first among the accepted ones (documentOf reads the first). */
+export function withCapture(preferences: Record<string, unknown>, capture: PhotoIdCapture | undefined): Record<string, unknown> {
+  if (!capture) return preferences
+  const docs = Array.isArray(preferences.docs) ? (preferences.docs as unknown[]) : []
+  return { ...preferences, docs: [capture.document_type, ...docs.filter((doc) => doc !== capture.document_type)] }
+}
+
 /** The sample image of each document type (a national ID card shows as the card sample). */
 const DOCUMENT_IMAGES: Record<DocumentType, { sample: SampleName; label: string }> = {
   passport: { sample: 'passport', label: 'Passport' },
@@ -227,15 +234,17 @@ const DOCUMENT_IMAGES: Record<DocumentType, { sample: SampleName; label: string 
  * The media of a photo ID check's response, made when its result returns: the front of the
  * document the client showed and, when the step captured their face, a photo (face or
  * facial_similarity) and a motion capture (liveness, and every biometric check). Each is an
- * attachment (a sample image, scanned clean) and a received file of the client with source the
- * check (source_subtype photo_id), created by the client.
+ * attachment (the image the client gave on the perform page, else a sample image, scanned clean)
+ * and a received file of the client with source the check (source_subtype photo_id), created by
+ * the client.
  */
 export function photoIdMedia(ctx: TeamContext, record: RecordRow, check: CheckRow, preferences: Record<string, unknown>): Array<DocumentMedia | PersonMedia> {
   const { type, country } = documentOf(preferences)
   const document = DOCUMENT_IMAGES[type]
   const slug = document.label.toLowerCase().replace(/ /g, '-')
-  const captured = (sample: SampleName, original: string, name: string) => {
-    const attachment = sampleAttachment(ctx, sample, original)
+  // The images the client gave on the perform page, while the team still has them; else sample images.
+  const given = (id: number | null | undefined) => (id === null || id === undefined ? undefined : ctx.team.attachments.get(id))
+  const captured = (sample: SampleName, original: string, name: string, attachment = sampleAttachment(ctx, sample, original)) => {
     addFile(ctx, {
       client: record.client,
       type: 'received',
@@ -250,7 +259,7 @@ export function photoIdMedia(ctx: TeamContext, record: RecordRow, check: CheckRo
   const media: Array<DocumentMedia | PersonMedia> = [
     {
       type: 'document',
-      attachment: captured(document.sample, `${slug}-front.jpg`, `${document.label} (front)`),
+      attachment: captured(document.sample, `${slug}-front.jpg`, `${document.label} (front)`, given(check.capture?.document)),
       document_type: type,
       side: 'front',
       issuing_country: country,
@@ -260,7 +269,7 @@ export function photoIdMedia(ctx: TeamContext, record: RecordRow, check: CheckRo
   ]
   const biometric = preferences.report_type === 'biometric'
   if (preferences.face === true || preferences.facial_similarity === true) {
-    media.push({ type: 'photo', attachment: captured('selfie', 'selfie.jpg', 'Selfie') })
+    media.push({ type: 'photo', attachment: captured('selfie', 'selfie.jpg', 'Selfie', given(check.capture?.face)) })
   }
   if (preferences.liveness === true || biometric) {
     media.push({ type: 'motion_capture', attachment: captured('selfie', 'motion-capture.jpg', 'Liveness capture') })

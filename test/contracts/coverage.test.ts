@@ -7,13 +7,20 @@ import { routeOf, servedRoutes } from '../support/served.ts'
 /** Routes the app serves that are no contract operation: the generated OpenAPI documents of the API and the control API. */
 const NON_API_ROUTES = ['GET /openapi.json', 'GET /_mock/openapi.json']
 
+/** The pages for people (src/ui/, README "Demo"), HTML and their assets rather than operations: the perform page, the dashboard, the API reference. */
+const PAGE_PREFIXES = ['/perform', '/_mock/ui', '/docs']
+const isPage = (route: string) => {
+  const path = route.slice(route.indexOf(' ') + 1)
+  return PAGE_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`))
+}
+
 describe('operation coverage', () => {
   const served = servedRoutes()
   const contractRoutes = new Set([...contracts.operations.values()].map(routeOf))
   const apiOperations = [...contracts.operations.values()].filter((op) => op.surface === 'api')
 
-  it('serves nothing under /api/v2 or /_mock that is not a contract operation, and nothing else but the listed extras', () => {
-    const undocumented = [...served].filter((route) => !contractRoutes.has(route) && !NON_API_ROUTES.includes(route))
+  it('serves nothing under /api/v2 or /_mock that is not a contract operation, and nothing else but the listed extras and the pages', () => {
+    const undocumented = [...served].filter((route) => !contractRoutes.has(route) && !NON_API_ROUTES.includes(route) && !isPage(route))
     expect(undocumented).toEqual([])
   })
 

@@ -35,6 +35,9 @@ const TREE: Record<string, string> = {
   'src/control/routes.ts': 'export const controlRoutes = 1',
   'src/app.ts': "import { controlRoutes } from './control/routes.ts'\nexport const app = controlRoutes",
   'src/services.ts': "import { controlRoutes } from './control/routes.ts'\nexport const services = controlRoutes",
+  // ui-wired-only-by-app: main.ts wires a page; ui-reaches-state-through-services: a page writes the store's tables.
+  'src/ui/index.ts': "import { table } from '../store/table.ts'\nexport const ui = table",
+  'src/main.ts': "import { ui } from './ui/index.ts'\nexport const main = ui",
   // no-module-cycles: two lifecycle files import each other (one folder, so no folder cycle).
   'src/lifecycle/engine.ts': "import { scans } from './scans.ts'\nexport const engine = () => scans",
   'src/lifecycle/scans.ts': "import { engine } from './engine.ts'\nexport const scans = () => engine",
@@ -50,6 +53,8 @@ const EXPECTED = [
   { rule: 'no-module-cycles', from: 'src/lifecycle/engine.ts', to: 'src/lifecycle/scans.ts' },
   { rule: 'resources-meet-through-index', from: 'src/resources/records/service.ts', to: 'src/resources/clients/rows.ts' },
   { rule: 'store-knows-no-resource', from: 'src/store/table.ts', to: 'src/resources/clients/index.ts' },
+  { rule: 'ui-reaches-state-through-services', from: 'src/ui/index.ts', to: 'src/store/table.ts' },
+  { rule: 'ui-wired-only-by-app', from: 'src/main.ts', to: 'src/ui/index.ts' },
 ]
 
 const folder = mkdtempSync(join(tmpdir(), 'ivs-mock-layers-'))

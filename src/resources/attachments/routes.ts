@@ -12,7 +12,7 @@ export function attachmentsRoutes(routes: AppRoutes): void {
     'attachments.create',
     { upload: (ctx) => ({ dir: ctx.blobs.uploadsDir(), maxBytes: MAX_ATTACHMENT_BYTES }) },
     // The gate has checked that the required attachment field is there.
-    ({ ctx, upload }) => presentAttachment(uploadAttachment(ctx, upload?.files.get('attachment') as ReceivedFile)),
+    ({ ctx, upload }) => presentAttachment(uploadAttachment(ctx, upload?.files.get('attachment') as ReceivedFile, ctx.user.id)),
   )
 
   routes.handle('attachments.delete', { ...someAttachment, authorize: mayDeleteAttachment }, ({ ctx, found }) => deleteAttachment(ctx, found))

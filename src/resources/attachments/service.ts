@@ -73,17 +73,23 @@ export function sampleAttachment(ctx: TeamContext, sample: SampleName, original:
 /** Laravel's mimes rule message, with the spec's list of types. */
 const TYPE_MESSAGE = `The attachment field must be a file of type: ${ACCEPTED_EXTENSIONS.join(', ')}.`
 
+/** What an uploaded file is by its content (a media type), or undefined when it is of no accepted type. */
+export function uploadedType(file: ReceivedFile): string | undefined {
+  return detectType(file.path, file.filename)
+}
+
 /**
  * POST /attachments: an uploaded file of an accepted type (by its content) becomes a pending
  * attachment, its bytes moved (not copied) from the uploads folder to their stored name; its scan
- * is scheduled. Another type is a 422 keyed attachment (the gate deletes the file).
+ * is scheduled. Another type is a 422 keyed attachment (the gate deletes the file). `uploadedBy` is
+ * the team member who sent it (none for a client's upload on the perform page).
  */
-export function uploadAttachment(ctx: RequestContext, file: ReceivedFile): AttachmentRow {
+export function uploadAttachment(ctx: TeamContext, file: ReceivedFile, uploadedBy?: number): AttachmentRow {
   const type = detectType(file.path, file.filename)
   if (type === undefined) throw invalid({ attachment: [TYPE_MESSAGE] })
   const name = storedName(ctx, type)
   const blob = ctx.blobs.adopt(file.path, name)
-  const attachment = insertAttachment(ctx, { original: file.filename, type, blob, size: file.size, av_status: 'pending', uploaded_by: ctx.user.id }, name)
+  const attachment = insertAttachment(ctx, { original: file.filename, type, blob, size: file.size, av_status: 'pending', ...(uploadedBy !== undefined && { uploaded_by: uploadedBy }) }, name)
   scheduleScan(ctx, attachment)
   return attachment
 }

@@ -5,7 +5,7 @@ import type { RequestContext } from '../../context.ts'
 import { presentName } from '../clients/index.ts'
 import type { Block } from '../record-download/index.ts'
 import type { AnswerField, FormField, FormRow } from './rows.ts'
-import { documentName, isAnswerField, shown } from './service.ts'
+import { isAnswerField, question, shown } from './service.ts'
 import { plainText } from './text.ts'
 
 const NONE = '-'
@@ -20,13 +20,12 @@ function answerText(ctx: RequestContext, answer: AnswerField): string {
   return value.join(', ')
 }
 
-function question(ctx: RequestContext, answer: AnswerField): string {
-  const label = answer.type === 'document' ? documentName(ctx, answer) : typeof answer.label === 'string' ? answer.label : answer.label.value
-  return `${label}${answer.validation === null ? '' : ' *'}${answer.flag ? ' (flagged)' : ''}`
+function questionLine(ctx: RequestContext, answer: AnswerField): string {
+  return `${question(ctx, answer)}${answer.validation === null ? '' : ' *'}${answer.flag ? ' (flagged)' : ''}`
 }
 
 function fieldBlocks(ctx: RequestContext, item: FormField): Block[] {
-  if (isAnswerField(item)) return [{ kind: 'question', text: question(ctx, item) }, { kind: 'text', text: answerText(ctx, item) }]
+  if (isAnswerField(item)) return [{ kind: 'question', text: questionLine(ctx, item) }, { kind: 'text', text: answerText(ctx, item) }]
   if (item.type === 'heading') return [{ kind: 'step', text: item.label }]
   if (item.type === 'rich_text') return [{ kind: 'text', text: plainText(item.json_content) ?? '' }]
   return []

@@ -4,7 +4,7 @@
 // gives some clients internal forms the team filled in. Listing and reading are in routes.ts.
 import { canSee, emit, type RequestContext, type TeamContext } from '../../context.ts'
 import type { FormsListQuery } from '../../contracts/generated.ts'
-import { notFound } from '../../kernel/errors.ts'
+import { assertValid, notFound, type ValidationErrors } from '../../kernel/errors.ts'
 import { seesOnlyAssigned } from '../../kernel/roles.ts'
 import { sortRows } from '../../kernel/sort.ts'
 import { sampleAttachment } from '../attachments/index.ts'
@@ -133,38 +133,146 @@ function answer(ctx: TeamContext, form: FormRow, field: AnswerField, context: An
     case 'checkbox':
       return checkboxAnswer(field.label.options, ctx.random)
     case 'document': {
-      const name = documentName(ctx, field)
-      const attachment = sampleAttachment(ctx, documentSample(name))
-      addFile(ctx, {
-        client: form.client,
-        type: filler.created_by.type === 'client' ? 'received' : 'internal',
-        source: { type: form.type === 'requested' ? 'form' : 'client_form', id: form.id },
-        source_subtype: null,
-        name,
-        attachment: attachment.id,
-        created_by: filler.created_by,
-      })
+      const attachment = sampleAttachment(ctx, documentSample(documentName(ctx, field)))
+      fileUpload(ctx, form, field, attachment.id, filler)
       return [attachment.id]
     }
   }
 }
 
-/** Fills the form in now (completed_at). A form filled in already is left as it is. */
-export function completeForm(ctx: TeamContext, form: FormRow, filler: Filler): FormRow {
+/** An upload for a document field becomes a file of the client (source form for a record's form, client_form for an internal one). */
+function fileUpload(ctx: TeamContext, form: FormRow, field: Extract<AnswerField, { type: 'document' }>, attachment: number, filler: Filler): void {
+  addFile(ctx, {
+    client: form.client,
+    type: filler.created_by.type === 'client' ? 'received' : 'internal',
+    source: { type: form.type === 'requested' ? 'form' : 'client_form', id: form.id },
+    source_subtype: null,
+    name: documentName(ctx, field),
+    attachment,
+    created_by: filler.created_by,
+  })
+}
+
+/**
+ * A client's own answers to a form, by field id: the text of a text or textarea field, the option
+ * chosen for a radio, the options ticked for a checkbox, the ids of the attachments uploaded for a
+ * document field. A field left out is unanswered.
+ */
+export type FormAnswers = ReadonlyMap<string, string | readonly string[] | readonly number[]>
+
+/** What a field asks, as the client reads it. */
+export function question(ctx: TeamContext, field: AnswerField): string {
+  if (field.type === 'document') return documentName(ctx, field)
+  return typeof field.label === 'string' ? field.label : field.label.value
+}
+
+/** An answer as the form keeps it: trimmed text (blank is none), a known option, known options in their order, attachment ids; null for none. */
+function normalisedAnswer(field: AnswerField, given: string | readonly string[] | readonly number[] | undefined): AnswerField['value'] {
+  if (given === undefined) return null
+  switch (field.type) {
+    case 'text':
+    case 'textarea':
+    case 'radio': {
+      const text = typeof given === 'string' ? given.trim() : ''
+      return text === '' ? null : text
+    }
+    case 'checkbox': {
+      const ticked = new Set<unknown>(typeof given === 'string' ? [given] : given)
+      const options = field.label.options.filter((option) => ticked.has(option))
+      return options.length > 0 ? (options as [string, ...string[]]) : null
+    }
+    case 'document': {
+      const ids = typeof given === 'string' ? [] : given.filter((id): id is number => typeof id === 'number')
+      return ids.length > 0 ? ids : null
+    }
+  }
+}
+
+/**
+ * The answers the form would keep, and which fields it shows: a field shows when its show_if holds
+ * for the answers kept (so a field hidden in turn hides those that depend on it); a shown field
+ * keeps its normalised answer, a hidden one none.
+ */
+function keptAnswers(form: FormRow, answers: FormAnswers): { values: Map<string, AnswerField['value']>; shown: Set<string> } {
+  const byId = new Map(form.fields.map((field) => [field.id, field]))
+  const values = new Map<string, AnswerField['value']>()
+  const visible = new Set<string>()
+  const visiting = new Set<string>()
+  const answerOf = (id: string): AnswerField['value'] => {
+    const field = byId.get(id)
+    if (!field || !isAnswerField(field)) return null
+    if (values.has(id)) return values.get(id) ?? null
+    // A show_if loop (the builder refuses none) leaves the fields in it unanswered.
+    if (visiting.has(id)) return null
+    visiting.add(id)
+    const isShown = shown(field, answerOf)
+    if (isShown) visible.add(id)
+    const value = isShown ? normalisedAnswer(field, answers.get(id)) : null
+    values.set(id, value)
+    return value
+  }
+  for (const field of form.fields) answerOf(field.id)
+  return { values, shown: visible }
+}
+
+/**
+ * What is wrong with a client's answers, by field id: a radio or checkbox answer that is not one of
+ * its options, a required field its show_if shows left unanswered. Hidden fields are not checked
+ * (their answers are dropped).
+ */
+export function formAnswerErrors(ctx: TeamContext, form: FormRow, answers: FormAnswers): ValidationErrors {
+  const errors: ValidationErrors = {}
+  const kept = keptAnswers(form, answers)
+  for (const field of form.fields) {
+    if (!isAnswerField(field) || !kept.shown.has(field.id)) continue
+    const given = answers.get(field.id)
+    if ((field.type === 'radio' || field.type === 'checkbox') && given !== undefined) {
+      const options = new Set<unknown>(field.label.options)
+      const chosen = (typeof given === 'string' ? [given.trim()] : given).filter((option) => option !== '')
+      if (chosen.some((option) => !options.has(option))) {
+        errors[field.id] = [`The selected ${question(ctx, field)} is invalid.`]
+        continue
+      }
+    }
+    if ((kept.values.get(field.id) ?? null) === null && field.validation !== null) errors[field.id] = [`The ${question(ctx, field)} field is required.`]
+  }
+  return errors
+}
+
+/** Fills the form in with the client's answers (checked with formAnswerErrors); uploads become the client's files. */
+function fillWith(ctx: TeamContext, form: FormRow, answers: FormAnswers, filler: Filler): void {
+  assertValid(formAnswerErrors(ctx, form, answers))
+  const kept = keptAnswers(form, answers).values
+  for (const field of form.fields) {
+    if (!isAnswerField(field)) continue
+    field.value = kept.get(field.id) ?? null
+    if (field.type === 'document' && field.value !== null) for (const id of field.value) fileUpload(ctx, form, field, Number(id), filler)
+  }
+}
+
+/**
+ * Fills the form in now (completed_at): with the given answers, or plausible ones. A form filled in
+ * already is left as it is.
+ */
+export function completeForm(ctx: TeamContext, form: FormRow, filler: Filler, answers?: FormAnswers): FormRow {
   const client = ctx.team.clients.get(form.client)
   if (form.completed_at !== null || !client) return form
-  fillIn(ctx, form, client, filler)
+  if (answers === undefined) fillIn(ctx, form, client, filler)
+  else fillWith(ctx, form, answers, filler)
   const now = ctx.clock.timestamp()
   form.completed_at = now
   form.updated_at = now
   return form
 }
 
-/** The client submits a record's form step: the step's form is filled in, and form.submitted published. */
-export function submitForm(ctx: TeamContext, record: RecordRow, step: StepRow): void {
+/**
+ * The client submits a record's form step: the step's form is filled in (with their answers on the
+ * perform page, plausible ones when the control API completes it), and form.submitted published.
+ */
+export function submitForm(ctx: TeamContext, record: RecordRow, step: StepRow, answers?: FormAnswers): void {
   const form = step.form === null ? undefined : ctx.team.formsByReference.get(step.form)
   if (!form || form.completed_at !== null) return
-  completeForm(ctx, form, { created_by: { type: 'client', id: record.client } })
+  completeForm(ctx, form, { created_by: { type: 'client', id: record.client } }, answers)
   publishForm(ctx, 'form.submitted', form)
 }
 

@@ -75,8 +75,19 @@ export interface CheckRow {
   allow_cancel: boolean
   requires_consent: boolean
   submitted_at: string | null
+  /** check.photo_id: what the client showed on the perform page (absent when the control API completed the step). */
+  capture?: PhotoIdCapture
   created_at: string
   updated_at: string
+}
+
+/** The document a client showed for a photo ID check, and the images they gave (attachment ids; null: none given). */
+export interface PhotoIdCapture {
+  document_type: 'passport' | 'driving_licence' | 'national_id'
+  /** The front of the document. */
+  document: number | null
+  /** A photo of the client's face, when the step asks for one. */
+  face: number | null
 }
 
 export interface StepReviewRow {

@@ -7,6 +7,7 @@ import { sortRows, type SortAccessors, type SortKey } from '../../kernel/sort.ts
 import { hasVisibility } from '../../kernel/visibility.ts'
 import { scheduleExpiry, scheduleReminders, stopReminders } from './jobs.ts'
 import { publishRecord, recordChanged } from './events.ts'
+import type { Store, Team } from '../../store/world.ts'
 import type { RecordRow } from './rows.ts'
 import { isExpired, recordStatus } from './status.ts'
 
@@ -20,6 +21,18 @@ export function getRecord(ctx: RequestContext, id: number): RecordRow {
 /** The record a path names ({id} or {recordId}), for an operation's find. */
 export const findRecord = (ctx: RequestContext, params: { id: number } | { recordId: number }): RecordRow =>
   getRecord(ctx, 'id' in params ? params.id : params.recordId)
+
+/**
+ * The record whose perform_url carries this secret, with its team: what the client's perform page
+ * opens. Tokens are unique per team and random, so the first team that has it is the one.
+ */
+export function performedRecord(store: Store, token: string): { team: Team; record: RecordRow } | undefined {
+  for (const team of store.allTeams()) {
+    const record = team.recordsByPerformToken.get(token)
+    if (record) return { team, record }
+  }
+  return undefined
+}
 
 /** Sorting by the client's name uses the client's current name (the record keeps a snapshot). */
 function sortAccessors(ctx: RequestContext): SortAccessors<RecordRow, SortKey<RecordsListQuery>> {

@@ -1,6 +1,6 @@
 // What this resource keeps in each team: its rows, tables and indexes, and its id sequences.
 import { declareTables } from '../../store/world.ts'
-import { Table, type GroupIndex } from '../../store/table.ts'
+import { Table, type GroupIndex, type UniqueIndex } from '../../store/table.ts'
 import type { CheckRow, CorrectionRow, RecordDocumentRow, RecordRow, RecordTemplateRow, StepReviewRow } from './rows.ts'
 
 declare module '../../store/world.ts' {
@@ -15,6 +15,8 @@ declare module '../../store/world.ts' {
   interface TeamTables {
     records: Table<RecordRow>
     recordsByClient: GroupIndex<number, RecordRow>
+    /** By the secret of perform_url (the client's perform page). */
+    recordsByPerformToken: UniqueIndex<string, RecordRow>
     checks: Table<CheckRow>
     stepReviews: Table<StepReviewRow>
     reviewsByStep: GroupIndex<number, StepReviewRow>
@@ -46,6 +48,7 @@ export const recordTables = declareTables({
     return {
       records,
       recordsByClient: records.groupBy((record) => record.client),
+      recordsByPerformToken: records.uniqueBy((record) => record.perform_token),
       checks,
       stepReviews,
       reviewsByStep: stepReviews.groupBy((review) => review.step),
