@@ -4,8 +4,8 @@
 // prints what each operation answered. On a failure it prints the shrunk counterexample and the
 // command that replays it, and exits 1.
 //
-//   npm run fuzz -- [--requests 100000] [--minutes 30] [--seed S] [--operation ID[,ID...]]
-//   npm run fuzz -- --operation ID --seed S --path P      (replays one failed run)
+//   npm run fuzz -- [--requests 100000] [--minutes 30] [--seed=S] [--operation ID[,ID...]]
+//   npm run fuzz -- --operation ID --seed=S --path P      (replays one failed run)
 import { parseArgs } from 'node:util'
 import { contracts } from '../contracts.ts'
 import { checkOperation, FUZZED_OPERATIONS, FuzzFailure, FuzzStats, operationSeed } from './property.ts'
@@ -26,10 +26,10 @@ const { values } = parseArgs({
 })
 
 if (values.help) {
-  console.log(`npm run fuzz -- [--requests N] [--minutes M] [--seed S] [--operation ID[,ID...]] [--path P]
+  console.log(`npm run fuzz -- [--requests N] [--minutes M] [--seed=S] [--operation ID[,ID...]] [--path P]
   --requests N   stop after N requests (default 100000)
   --minutes M    stop after M minutes whatever the count (default 30)
-  --seed S       the seed (default: a new one, printed); with --operation and --path, the run's own seed
+  --seed=S       the seed (default: a new one, printed); with --operation and --path, the run's own seed
   --operation    only these operations (operationIds, comma-separated)
   --path P       replay the failed run a failure printed (needs --operation and --seed)`)
   process.exit(0)

@@ -380,12 +380,12 @@ export function describeExchange(exchange: Exchange): string {
 
 /**
  * What every answer must be, beyond its contract (the test client has checked that): never a 5xx;
- * a path no route matches, 404; no token, 401; ids of another team or of nobody, never a success and never a 422 (the path is
+ * a path no route matches, 404; no token, or one the clock has expired, 401; ids of another team or of nobody, never a success and never a 422 (the path is
  * looked up first); input that breaks its contract, never a success, and from an owner on their
  * own ids a 422 naming the broken place; and read-only
  * members change nothing but their own profile. Returns what is wrong, or undefined.
  */
-export function judge(exchange: Exchange): string | undefined {
+export function judge(exchange: Exchange, tokensExpired = false): string | undefined {
   const { request, response } = exchange
   const op = contracts.operation(request.op)
   const status = response.status
@@ -394,6 +394,7 @@ export function judge(exchange: Exchange): string | undefined {
   // An id that is not a number matches no route: the router's 404 comes before everything else.
   if (response.operation === undefined) return status === 404 ? undefined : `${status} for a path no route matches (expected 404)`
   if (op.surface === 'api' && (request.who === 'no token' || request.who === 'unknown token')) return status === 401 ? undefined : `${status} without a valid token (expected 401)`
+  if (op.surface === 'api' && tokensExpired) return status === 401 ? undefined : `${status} with a token the clock has expired (expected 401)`
   if (request.target !== 'own' && op.surface === 'api') {
     if (success) return `${status} for ${request.target === 'foreign' ? "another team's id" : 'an id nobody has'} in the path`
     if (status === 422) return `422 for ${request.target === 'foreign' ? "another team's id" : 'an id nobody has'} in the path (the path is looked up before the input is validated)`

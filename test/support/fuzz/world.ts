@@ -13,6 +13,9 @@ import { createTestMock, type TestMock } from '../mock.ts'
 import type { PoolRef } from '../schema-arbitrary.ts'
 import { ACCEPTED } from '../uploads.ts'
 
+/** How long the tokens of a team made by POST /_mock/teams last (README "A fresh, isolated team per test run"). */
+const TOKEN_LIFETIME_DAYS = 365
+
 /** Webhooks the fuzz creates deliver here: a loopback port nothing listens on, so attempts fail at once. */
 export const NOWHERE = 'http://127.0.0.1:9'
 
@@ -38,6 +41,8 @@ export interface FuzzTemplate {
   oauthToken: string
   /** A refresh token that goes with it. */
   refreshToken: string
+  /** When the teams' tokens expire (a year after they were made): a run that moves the clock past it is locked out. */
+  tokensExpireAt: Date
 }
 
 async function ok<T = any>(response: Promise<{ status: number; body: T; text: string }>, what: string): Promise<T> {
@@ -115,7 +120,18 @@ export async function buildTemplate(): Promise<FuzzTemplate> {
     'POST /oauth/token',
   )
   mock.services.scheduler.runDue()
-  return { world: structuredClone(mock.store.data), uploads, attachments, own, foreign, disposable, oauthToken: pair.access_token, refreshToken: pair.refresh_token }
+  const now = new Date((await ok(control.get('/clock'), 'GET /_mock/clock')).now as string)
+  return {
+    world: structuredClone(mock.store.data),
+    uploads,
+    attachments,
+    own,
+    foreign,
+    disposable,
+    oauthToken: pair.access_token,
+    refreshToken: pair.refresh_token,
+    tokensExpireAt: new Date(now.getTime() + TOKEN_LIFETIME_DAYS * 86_400_000),
+  }
 }
 
 /** Removes what the template keeps on disk. */
