@@ -7,6 +7,7 @@ import { createRandom } from '../../src/kernel/random.ts'
 import type { Scheduler } from '../../src/kernel/scheduler.ts'
 import { createServices } from '../../src/services.ts'
 import type { DeliveryOptions } from '../../src/webhook-delivery/index.ts'
+import type { BlobStore } from '../../src/store/blobs.ts'
 import { addTeam, seedWorld, type NewTeamOptions } from '../../src/seed/index.ts'
 import { Store, type Team, type WorldData } from '../../src/store/world.ts'
 import type { Role } from '../../src/kernel/roles.ts'
@@ -36,6 +37,10 @@ export interface MockOptions {
   journalSize?: number
   /** Other options of the app (the body limit, CORS, the hosts it answers to); its defaults when left out. */
   app?: Partial<Pick<AppOptions, 'maxBodyBytes' | 'cors' | 'corsOrigins' | 'mockCorsOrigins' | 'allowedHosts'>>
+  /** The world to start from (a copy of it is taken) instead of the seeded one: a snapshot of another mock's store. */
+  world?: WorldData
+  /** Where uploads are kept (default: a temporary folder of the mock's own). */
+  blobs?: BlobStore
 }
 
 export interface TestMock {
@@ -58,8 +63,7 @@ export interface TestMock {
 }
 
 export function createTestMock(options: MockOptions = {}): TestMock {
-  template ??= seedWorld(fixture)
-  const store = new Store(structuredClone(template), TABLES)
+  const store = new Store(structuredClone(options.world ?? (template ??= seedWorld(fixture))), TABLES)
   const clock = createClock({ start: options.now ?? TEST_NOW, frozen: true })
   const bus = createEventBus((error) => {
     throw error
@@ -67,7 +71,7 @@ export function createTestMock(options: MockOptions = {}): TestMock {
   const events: DomainEvent[] = []
   bus.subscribe((event) => events.push(event))
   const random = createRandom(42)
-  const services = createServices({ store, clock, random, events: bus, behaviour: { recordExpiryDays: 30, checkDelaySeconds: 60 }, webhooks: { apiBase: 'http://localhost/api/v2', ...options.webhooks } })
+  const services = createServices({ store, clock, random, events: bus, ...(options.blobs && { blobs: options.blobs }), behaviour: { recordExpiryDays: 30, checkDelaySeconds: 60 }, webhooks: { apiBase: 'http://localhost/api/v2', ...options.webhooks } })
   // What fell due between the seed's epoch and now (reminders of open seeded records) happens before
   // the test sees the world, so a test's first request changes nothing on its own.
   services.scheduler.runDue()
