@@ -62,8 +62,11 @@ export interface AppOptions extends Services {
   rateLimit: { limit: number; windowSeconds: number }
   /** Answer browsers from any origin (frontend development); on by default. */
   cors?: boolean
-  /** Called after every request that may have changed state (persistence with --data). */
-  afterWrite?: () => Promise<void>
+  /**
+   * Runs every request that may change state (any method but GET, HEAD and OPTIONS) as one write
+   * unit: with --data, its changes are in the change log before it is answered (src/store/persistence.ts).
+   */
+  writeUnit?: <T>(work: () => Promise<T>) => Promise<T>
   version?: string
   /** API exchanges the journal keeps per team (DEFAULT_JOURNAL_SIZE by default); 0 keeps none. */
   journalSize?: number
@@ -168,6 +171,10 @@ export function createApp(options: AppOptions): Hono<KernelEnv<RequestContext>> 
     journal.record(exchange, op?.body !== undefined ? (c.req.bodyCache.text as Promise<string> | undefined) : undefined)
   }
   const latency = latencyDraw(options.latency)
+  // The unit begins before the token is resolved: the caller's own user row (PATCH /me) is one it may change.
+  const writeUnit = options.writeUnit
+  const inWriteUnit = writeUnit && ((c: Context, next: () => Promise<void>) => (READ_ONLY_METHODS.has(c.req.method) ? next() : writeUnit(next)))
+  if (inWriteUnit) api.use('*', inWriteUnit)
   // Whatever fell due on the clock happens before the request sees the state. The answer is held
   // for a fault's delay and --latency (the journal's duration includes it), and the journal keeps
   // every answer, the 429 thrown here included. A fault that drops the connection does so last.
@@ -213,15 +220,9 @@ export function createApp(options: AppOptions): Hono<KernelEnv<RequestContext>> 
 
   const oauthEndpoints = new Hono<KernelEnv<Services>>()
 
-  const afterWrite = options.afterWrite
-  if (afterWrite) {
-    const persist = async (method: string, next: () => Promise<void>) => {
-      await next()
-      if (!READ_ONLY_METHODS.has(method)) await afterWrite()
-    }
-    api.use('*', (c, next) => persist(c.req.method, next))
-    control.use('*', (c, next) => persist(c.req.method, next))
-    oauthEndpoints.use('*', (c, next) => persist(c.req.method, next))
+  if (inWriteUnit) {
+    control.use('*', inWriteUnit)
+    oauthEndpoints.use('*', inWriteUnit)
   }
   api.route('/', routes.app)
   control.route('/', controlApi.app)

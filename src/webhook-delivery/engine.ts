@@ -44,8 +44,6 @@ export interface DeliveryOptions {
   maxInFlight?: number
   /** Identifies the sender in User-Agent, beside the webhook id. */
   product?: string
-  /** Called when an attempt has changed the state outside a request (main.ts saves it with --data). */
-  onChange?: () => void
 }
 
 /** One attempt waiting in a webhook's queue. */
@@ -127,7 +125,6 @@ export function createWebhookDelivery(services: Omit<Services, 'webhooks'>, opti
       void run(attempt)
         .catch((error: unknown) => console.error(error))
         .finally(() => {
-          options.onChange?.()
           inFlight--
           lane.current = undefined
           if (lane.queue.length === 0) lanes.delete(lane.webhook)
@@ -197,33 +194,51 @@ export function createWebhookDelivery(services: Omit<Services, 'webhooks'>, opti
     stop(team, webhook)
   }
 
-  /** One attempt: sign and POST the body, then record it and decide what comes next. */
-  const run = async (attempt: Attempt): Promise<void> => {
+  /** The attempt's delivery and webhook, looked up anew (outside a request, each step changes the world as a unit of its own). */
+  const lookUp = (attempt: Attempt) => {
     const team = store.team(attempt.team)
     const delivery = team?.webhookDeliveries.get(attempt.delivery)
     const webhook = delivery && team?.webhooks.get(delivery.webhook)
-    if (!team || !delivery || !webhook) return
-    if (!webhook.is_enabled) {
-      delivery.state = 'dropped'
-      return
-    }
-    const number = delivery.attempts + 1
-    const sentAt = clock.timestamp()
-    const body = { uuid: delivery.uuid, event: delivery.event, sent_at: sentAt, data: delivery.data }
-    const raw = Buffer.from(JSON.stringify(body), 'utf8')
-    const headers = {
-      'Content-Type': 'application/json',
-      'User-Agent': `${product} (webhook ${webhook.id})`,
-      'X-SVC-Signature': sign(raw, webhook.secret),
-      'X-SVC-Delivery-Id': delivery.uuid,
-      'X-SVC-Delivery-Attempt': String(number),
-    }
-    const url = webhook.url
-    const response = await post(url, headers, raw, timeoutMs, closing.signal)
+    return team && delivery && webhook && { team, delivery, webhook }
+  }
+
+  /** One attempt: sign and POST the body, then record it and decide what comes next. */
+  const run = async (attempt: Attempt): Promise<void> => {
+    const sending = store.changing(() => {
+      const found = lookUp(attempt)
+      if (!found) return undefined
+      const { delivery, webhook } = found
+      if (!webhook.is_enabled) {
+        delivery.state = 'dropped'
+        return undefined
+      }
+      const number = delivery.attempts + 1
+      const sentAt = clock.timestamp()
+      const body = { uuid: delivery.uuid, event: delivery.event, sent_at: sentAt, data: delivery.data }
+      const raw = Buffer.from(JSON.stringify(body), 'utf8')
+      const headers = {
+        'Content-Type': 'application/json',
+        'User-Agent': `${product} (webhook ${webhook.id})`,
+        'X-SVC-Signature': sign(raw, webhook.secret),
+        'X-SVC-Delivery-Id': delivery.uuid,
+        'X-SVC-Delivery-Attempt': String(number),
+      }
+      return { delivery, number, sentAt, body, raw, headers, url: webhook.url }
+    })
+    if (!sending) return
+    const response = await post(sending.url, sending.headers, sending.raw, timeoutMs, closing.signal)
     // Cut short by close(): the delivery stays queued, and goes out when the mock starts again.
     if (closing.signal.aborted) return
+    store.changing(() => settle(attempt, sending, response))
+  }
+
+  /** Records an attempt's answer and decides what comes next. */
+  const settle = (attempt: Attempt, sending: { delivery: WebhookDeliveryRow; number: number; sentAt: string; body: unknown; headers: Record<string, string>; url: string }, response: WebhookDeliveryRow['response']) => {
+    const found = lookUp(attempt)
     // The webhook may have been deleted (with its log), or the team restored, while the attempt was out.
-    if (store.team(team.id)?.webhookDeliveries.get(delivery.id) !== delivery) return
+    if (found?.delivery !== sending.delivery) return
+    const { team, delivery, webhook } = found
+    const { number, sentAt, headers, body, url } = sending
     delivery.attempts = number
     delivery.request = { url, method: 'POST', headers, body: body as DeliveryRequest['body'] }
     delivery.response = response

@@ -1,0 +1,114 @@
+// The files of a --data world: the data file (the world as of commit `log`, written whole and
+// atomically), the change log beside it (commits after that), a log being compacted into the data
+// file, and the lock. Reading them back is the same at start, in the compaction worker and after a
+// failed save: the data file, then the logs' commits in order.
+import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs'
+import { dirname } from 'node:path'
+import { DataFileError, readLog, Replay } from './log.ts'
+import { checkFormat, checkWorld } from './world-check.ts'
+import type { WorldData } from './world.ts'
+
+export interface DataFiles {
+  data: string
+  log: string
+  /** The log as it was when a compaction began; gone once the data file holds it. */
+  compacting: string
+  lock: string
+  /** Where a new data file is written before it is renamed over the old. */
+  temporary: string
+}
+
+export const dataFilesOf = (file: string): DataFiles => ({
+  data: file,
+  log: `${file}.log`,
+  compacting: `${file}.log.compacting`,
+  lock: `${file}.lock`,
+  temporary: `${file}.tmp`,
+})
+
+/** An error's code (EACCES, ENOSPC...) when it has one: the one word a user can act on. */
+export const reason = (error: unknown) => (error as NodeJS.ErrnoException).code ?? (error as Error).message
+
+export interface ReadWorld {
+  data: WorldData
+  /** The number of the last commit the world holds. */
+  last: number
+  /** Bytes of the change log up to its last complete commit (a commit cut short by a crash follows). */
+  logBytes: number
+  /** Bytes of the data file. */
+  dataBytes: number
+}
+
+function readText(file: string, what: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8')
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
+    throw new DataFileError(`cannot read ${what} ${file}: ${reason(error)}`, { cause: error })
+  }
+}
+
+/**
+ * The world the files hold, or undefined when there is no data file yet. check: validate the whole
+ * world (at start and after a failed save; the compaction worker reads what was checked already);
+ * activeLog: replay the change log too (the compaction worker folds in only the log it was given).
+ */
+export function readWorld(files: DataFiles, options: { check: boolean; activeLog: boolean }): ReadWorld | undefined {
+  const text = readText(files.data, 'data file')
+  if (text === undefined) {
+    if (existsSync(files.log)) throw new DataFileError(`change log ${files.log} has no data file ${files.data} beside it; nothing was changed (restore the data file, or delete the log)`)
+    return undefined
+  }
+  if (text.trim() === '') throw new DataFileError(`data file ${files.data} is empty; nothing was changed (restore it, or delete it to start from the seeded world)`)
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch (error) {
+    throw new DataFileError(`data file ${files.data} is not JSON (${(error as Error).message}); nothing was changed (restore it, or delete it to start from the seeded world)`)
+  }
+  checkFormat(value, files.data)
+  const { log: logged, ...data } = value
+  if (!Number.isInteger(logged) || (logged as number) < 0) throw new DataFileError(`data file ${files.data} is damaged: its log number is ${JSON.stringify(logged)}; nothing was changed`)
+  let last = logged as number
+  let logBytes = 0
+  const replay = new Replay(data as WorldData)
+  const logs = [[files.compacting, false] as const, ...(options.activeLog ? [[files.log, true] as const] : [])]
+  for (const [file, active] of logs) {
+    const logText = readText(file, 'change log')
+    if (logText === undefined) continue
+    const read = readLog(logText, last, file)
+    for (const commit of read.commits) replay.apply(commit)
+    last = read.last
+    if (active) logBytes = read.completeBytes
+  }
+  if (options.check) checkWorld(data as WorldData, files.data)
+  return { data: data as WorldData, last, logBytes, dataBytes: Buffer.byteLength(text) }
+}
+
+/** Writes the world as of commit `last` in the data file's place: aside first, flushed to disk, then renamed over it. */
+export function writeWorld(files: DataFiles, data: WorldData, last: number): number {
+  const text = JSON.stringify({ ...data, log: last })
+  const fd = openSync(files.temporary, 'w')
+  try {
+    writeSync(fd, text)
+    fsyncSync(fd)
+  } finally {
+    closeSync(fd)
+  }
+  renameSync(files.temporary, files.data)
+  // The rename itself is durable once the folder is flushed.
+  const folder = openSync(dirname(files.data), 'r')
+  try {
+    fsyncSync(folder)
+  } finally {
+    closeSync(folder)
+  }
+  return Buffer.byteLength(text)
+}
+
+/** Folds the log being compacted into the data file (run by the compaction worker, off the main thread). */
+export function compactFiles(files: DataFiles): void {
+  const read = readWorld(files, { check: false, activeLog: false })
+  if (!read) throw new Error(`no data file ${files.data} to compact into`)
+  writeWorld(files, read.data, read.last)
+}
