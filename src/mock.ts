@@ -16,7 +16,7 @@ import { loadWorldFixture, type WorldFixture } from './seed/fixture.ts'
 import { seededWorld } from './seed/index.ts'
 import { createServices } from './services.ts'
 import { BlobStore, uploadsBeside } from './store/blobs.ts'
-import { openWorld, type OpenedWorld } from './store/persistence.ts'
+import { openWorld, type OpenedWorld, type OpenWorldOptions } from './store/persistence.ts'
 import { TABLES } from './tables.ts'
 
 export const VERSION = (JSON.parse(readFileSync(packageJsonPath, 'utf8')) as { version: string }).version
@@ -47,11 +47,14 @@ export function displayHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host
 }
 
-export async function openMock(config: MockConfig): Promise<RunningMock> {
+/** What tests change in how a data file is written: a writer that fails, a small compaction threshold. */
+export type DataFileSeams = Pick<OpenWorldOptions, 'writeLog' | 'compactAfterBytes'>
+
+export async function openMock(config: MockConfig, seams: DataFileSeams = {}): Promise<RunningMock> {
   const contracts = new Contracts(contractsDir, { validateSchemas: false })
   const fixture = loadWorldFixture()
   const clock = createClock({ start: config.clock, frozen: config.freezeClock })
-  const world = await openWorld({ tables: TABLES, file: config.data, build: () => seededWorld(fixture, config.seed) })
+  const world = await openWorld({ tables: TABLES, file: config.data, build: () => seededWorld(fixture, config.seed), ...seams })
   const { store } = world
   // Mixing in how many ids were handed out keeps new uuids fresh after a restart with --data.
   const issued = Object.values(store.data.sequences).reduce((sum, n) => sum + (n ?? 0), 0)

@@ -83,11 +83,12 @@ function writeAll(fd: number, bytes: Uint8Array): void {
   while (done < bytes.length) done += writeSync(fd, bytes, done)
 }
 
-/** The compaction worker: the bundle's dist/compaction-worker.js, or the TypeScript source through tsx (tests). */
+/** The compaction worker: the bundle's dist/compaction-worker.js, or the TypeScript source through tsx's loader (tests). */
 function startCompactionWorker(files: DataFiles): Worker {
-  const fromSource = import.meta.url.endsWith('.ts')
-  const url = new URL(fromSource ? './compaction-worker.ts' : './compaction-worker.js', import.meta.url)
-  return new Worker(url, { workerData: files, ...(fromSource && { execArgv: ['--import', 'tsx'] }) })
+  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./compaction-worker.js', import.meta.url), { workerData: files })
+  const source = new URL('./compaction-worker.ts', import.meta.url).href
+  const loader = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(source)}) })`
+  return new Worker(loader, { eval: true, workerData: files })
 }
 
 class DurableWorld implements OpenedWorld {

@@ -311,8 +311,9 @@ export class Store {
   }
 
   addTeam(state: TeamState): Team {
-    changed(this.sink, ['t', JSON.stringify(state)])
+    // Opening the team gives its state an empty array for every table: the log takes it after that.
     const team = openTeam(state, this.tables, this.sink)
+    changed(this.sink, ['t', JSON.stringify(state)])
     this.data.teams.push(state)
     this.teams.set(team.id, team)
     return team
@@ -352,8 +353,8 @@ export class Store {
     const old = this.teams.get(state.team.id)
     if (!old) throw new Error(`store: no team ${state.team.id} to replace`)
     for (const [, holder] of recordedParts(old.state)) unregister(holder)
-    changed(this.sink, ['t', JSON.stringify(state)])
     const team = openTeam(state, this.tables, this.sink)
+    changed(this.sink, ['t', JSON.stringify(state)])
     this.data.teams[this.data.teams.indexOf(old.state)] = state
     this.teams.set(team.id, team)
     return team
