@@ -39,6 +39,11 @@ export function keyField(place: Place): string {
   return name === 'members' ? 'user' : name === 'tokens' ? 'token' : name === 'baselines' ? 'team' : 'id'
 }
 
+/** The key of a row at a place. */
+function keyOf(row: object, place: Place): RowKey {
+  return (row as Record<string, unknown>)[keyField(place)] as RowKey
+}
+
 /** The rows of one world (one data file) that are recorded, and the ordered changes not yet committed. */
 export class ChangeSink {
   /** Inserts, deletes and team changes of every unit, in the order they happened (rows serialised at commit). */
@@ -110,7 +115,7 @@ export function inserted(holder: object, row: object): void {
 export function deleted(holder: object, row: object): void {
   const where = places.get(holder)
   if (!where) return
-  where.sink.ordered.push({ change: ['d', where.place, (row as Record<string, RowKey>)[keyField(where.place)] as RowKey] })
+  where.sink.ordered.push({ change: ['d', where.place, keyOf(row, where.place)] })
 }
 
 /** A change that is not a row: a team added, replaced or dropped, a team's jobs replaced. */
@@ -137,9 +142,15 @@ export function drain(unit: WriteUnit): Change[] {
   unit.closed = true
   const { sink } = unit
   const changes: Change[] = []
+  // An inserted row goes in whole as it is now: no need to write it again as touched.
+  const written = new Set<object>()
   for (const { change, row } of sink.ordered) {
-    if (change[0] === 'i') changes.push(['i', change[1], row])
-    else changes.push(change)
+    if (change[0] === 'i' && row) {
+      changes.push(['i', change[1], row])
+      written.add(row)
+    } else {
+      changes.push(change)
+    }
   }
   sink.ordered = []
   if (sink.sequences.size > 0) {
@@ -149,7 +160,7 @@ export function drain(unit: WriteUnit): Change[] {
   }
   for (const [row, holder] of unit.touched) {
     const where = places.get(holder)
-    if (where?.sink === sink) changes.push(['p', where.place, row])
+    if (where?.sink === sink && !written.has(row)) changes.push(['p', where.place, row])
   }
   unit.touched.clear()
   return changes

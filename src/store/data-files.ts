@@ -69,12 +69,12 @@ export function readWorld(files: DataFiles, options: { check: boolean; activeLog
   checkFormat(value, files.data)
   const { log: logged, ...data } = value
   // The data file is checked before its log is replayed onto it, and the result again if a log changed it.
-  if (options.check) checkWorld(data as WorldData, files.data)
+  if (options.check) checkWorld(data, files.data)
   if (!Number.isInteger(logged) || (logged as number) < 0) throw new DataFileError(`data file ${files.data} is damaged: its log number is ${JSON.stringify(logged)}; nothing was changed`)
   let last = logged as number
   const first = last
   let logBytes = 0
-  const replay = new Replay(data as WorldData)
+  const replay = new Replay(data)
   const logs = [[files.compacting, false] as const, ...(options.activeLog ? [[files.log, true] as const] : [])]
   for (const [file, active] of logs) {
     const logText = readText(file, 'change log')
@@ -84,8 +84,8 @@ export function readWorld(files: DataFiles, options: { check: boolean; activeLog
     last = read.last
     if (active) logBytes = read.completeBytes
   }
-  if (options.check && last !== first) checkWorld(data as WorldData, files.data)
-  return { data: data as WorldData, last, logBytes, dataBytes: Buffer.byteLength(text) }
+  if (options.check && last !== first) checkWorld(data, files.data)
+  return { data: data, last, logBytes, dataBytes: Buffer.byteLength(text) }
 }
 
 /** Writes the world as of commit `last` in the data file's place: aside first, flushed to disk, then renamed over it. */

@@ -53,19 +53,23 @@ export interface OpenedWorld {
   close(): Promise<void>
 }
 
-export async function openWorld(options: OpenWorldOptions): Promise<OpenedWorld> {
-  if (!options.file) {
-    const store = new Store(options.build(), options.tables)
-    return { store, origin: 'seeded', write: (work) => work(), onReload: () => undefined, compact: () => Promise.resolve(), close: () => Promise.resolve() }
-  }
-  const files = dataFilesOf(options.file)
-  createFolderOf(options.file)
-  const lock = takeLock(files)
+export function openWorld(options: OpenWorldOptions): Promise<OpenedWorld> {
   try {
-    return new DurableWorld(files, options, lock)
+    if (!options.file) {
+      const store = new Store(options.build(), options.tables)
+      return Promise.resolve({ store, origin: 'seeded', write: (work) => work(), onReload: () => undefined, compact: () => Promise.resolve(), close: () => Promise.resolve() })
+    }
+    const files = dataFilesOf(options.file)
+    createFolderOf(options.file)
+    const lock = takeLock(files)
+    try {
+      return Promise.resolve(new DurableWorld(files, options, lock))
+    } catch (error) {
+      lock.release()
+      throw error
+    }
   } catch (error) {
-    lock.release()
-    throw error
+    return Promise.reject(error instanceof Error ? error : new Error(String(error)))
   }
 }
 
@@ -160,25 +164,35 @@ class DurableWorld implements OpenedWorld {
       let result: T
       try {
         result = await work()
-      } finally {
+      } catch (error) {
+        // What it changed before it failed is saved all the same; a failed save is the error then.
         this.commit(unit)
+        throw error
       }
+      this.commit(unit)
       return result
     })
   }
 
   /** A unit outside any request: a failed save is reported and undone, never thrown. */
   private background<T>(work: () => T): T {
-    return inUnit(this.sink, (unit) => {
+    const commit = (unit: WriteUnit) => {
       try {
-        return work()
-      } finally {
-        try {
-          this.commit(unit)
-        } catch (error) {
-          if (!(error instanceof SaveFailed)) throw error
-        }
+        this.commit(unit)
+      } catch (error) {
+        if (!(error instanceof SaveFailed)) throw error
       }
+    }
+    return inUnit(this.sink, (unit) => {
+      let result: T
+      try {
+        result = work()
+      } catch (error) {
+        commit(unit)
+        throw error
+      }
+      commit(unit)
+      return result
     })
   }
 
