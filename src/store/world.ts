@@ -1,5 +1,5 @@
 // The whole mock's state: users and tokens (global, as in the real service), and one isolated
-// state per team, chosen by the token. The data is plain JSON, so lowdb persists it as it is; the
+// state per team, chosen by the token. The data is plain JSON, so a data file holds it as it is; the
 // Store and each Team add the indexes requests need (tables with a Map by id).
 import type { Role } from '../kernel/roles.ts'
 import { replaceTeamJobs, type JobQueueLog, type JobRow } from '../kernel/scheduler.ts'
