@@ -1,8 +1,10 @@
 // Where the world lives: in memory (the default), or with --data in a data file and the change log
 // beside it. Every write unit (a request that may write, a run of due jobs, a webhook attempt)
-// appends what it changed to the log with one write() before it is answered, so a write costs what
-// it changed, not the world; the log is folded into the data file by a worker thread once it has
-// grown past the data file's size. A lock file keeps a second process off the same data file.
+// appends what it changed to the log before it is answered, so a write costs what it changed, not
+// the world. Commits made in one turn of the event loop go out in one write() (group commit): the
+// requests wait for it, so none is answered before its change is with the operating system. The
+// log is folded into the data file by a worker thread once it has grown past the data file's size.
+// A lock file keeps a second process off the same data file.
 import { randomUUID } from 'node:crypto'
 import { closeSync, ftruncateSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs'
 import { dirname } from 'node:path'
@@ -107,6 +109,10 @@ class DurableWorld implements OpenedWorld {
   /** Set when a failed save could not be undone: nothing more is written. */
   private broken: string | undefined
   private readonly reloadListeners: Array<() => void> = []
+  /** Commits waiting for the next write, and the requests waiting for it. */
+  private queued: string[] = []
+  private waiting: Array<{ saved: () => void; failed: (error: SaveFailed) => void }> = []
+  private flushing: NodeJS.Immediate | undefined
   private readonly writeLog: (fd: number, bytes: Uint8Array) => void
   private readonly compactAfterBytes: number
 
@@ -166,23 +172,18 @@ class DurableWorld implements OpenedWorld {
         result = await work()
       } catch (error) {
         // What it changed before it failed is saved all the same; a failed save is the error then.
-        this.commit(unit)
+        await this.commit(unit)
         throw error
       }
-      this.commit(unit)
+      await this.commit(unit)
       return result
     })
   }
 
   /** A unit outside any request: a failed save is reported and undone, never thrown. */
   private background<T>(work: () => T): T {
-    const commit = (unit: WriteUnit) => {
-      try {
-        this.commit(unit)
-      } catch (error) {
-        if (!(error instanceof SaveFailed)) throw error
-      }
-    }
+    // Nobody waits: a failed save is undone and reported when the write fails.
+    const commit = (unit: WriteUnit) => void this.commit(unit).catch(() => undefined)
     return inUnit(this.sink, (unit) => {
       let result: T
       try {
@@ -200,25 +201,39 @@ class DurableWorld implements OpenedWorld {
     this.reloadListeners.push(listener)
   }
 
-  private commit(unit: WriteUnit): void {
+  /** Queues what the unit changed for the next write; resolves once it is written. */
+  private commit(unit: WriteUnit): Promise<void> {
     if (unit.epoch !== this.sink.epoch || this.broken !== undefined) {
       unit.closed = true
-      throw new SaveFailed(this.broken ?? 'a save failed while this request ran: its changes were undone')
+      return Promise.reject(new SaveFailed(this.broken ?? 'a save failed while this request ran: its changes were undone'))
     }
     const changes = drain(unit)
-    if (changes.length === 0) return
-    const n = this.last + 1
+    if (changes.length === 0) return Promise.resolve()
+    this.last++
+    this.queued.push(...commitLines(this.last, changes))
+    this.flushing ??= setImmediate(() => this.flush())
+    return new Promise((saved, failed) => this.waiting.push({ saved, failed }))
+  }
+
+  /** Writes every queued commit with one write(), then answers those waiting. */
+  private flush(): void {
+    if (this.flushing) clearImmediate(this.flushing)
+    this.flushing = undefined
+    if (this.queued.length === 0) return
+    const bytes = Buffer.from(this.queued.join(''))
+    const waiting = this.waiting
+    this.queued = []
+    this.waiting = []
     const before = this.logBytes
     try {
-      for (const line of commitLines(n, changes)) {
-        const bytes = Buffer.from(line)
-        this.writeLog(this.fd, bytes)
-        this.logBytes += bytes.length
-      }
+      this.writeLog(this.fd, bytes)
+      this.logBytes += bytes.length
     } catch (error) {
-      throw this.undo(error, before)
+      const failure = this.undo(error, before)
+      for (const waiter of waiting) waiter.failed(failure)
+      return
     }
-    this.last = n
+    for (const waiter of waiting) waiter.saved()
     if (this.logBytes > Math.max(this.compactAfterBytes, this.dataBytes)) void this.compact()
   }
 
@@ -246,6 +261,9 @@ class DurableWorld implements OpenedWorld {
   }
 
   compact(): Promise<void> {
+    if (this.compaction) return this.compaction
+    // Everything committed so far goes into the log first (which may itself start a compaction).
+    this.flush()
     if (this.compaction) return this.compaction
     const { files } = this
     try {
@@ -279,6 +297,7 @@ class DurableWorld implements OpenedWorld {
   }
 
   async close(): Promise<void> {
+    this.flush()
     await this.compaction
     closeSync(this.fd)
     this.lock.release()

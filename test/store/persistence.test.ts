@@ -44,10 +44,21 @@ async function refusal(promise: Promise<unknown>): Promise<string> {
 
 const serveDefaults = () => toServeConfig(Object.fromEntries(serveOptions().map((option) => [option.attributeName(), option.defaultValue as unknown])))
 
-/** A mock as serve runs it, on the data file, with its clock frozen at TEST_NOW. */
-const mockOn = (seams: DataFileSeams = {}) => openMock({ ...serveDefaults(), data: file, clock: new Date(TEST_NOW), freezeClock: true, rateLimit: 1_000_000 }, seams)
+/** Commits made outside requests (the start-up's due jobs, a clock job) go out with the next write, at the end of this turn of the event loop. */
+const settled = () => new Promise((resolve) => setImmediate(resolve))
 
-const readBack = () => readWorld(dataFilesOf(file), { check: true, activeLog: true })?.data
+/** A mock as serve runs it, on the data file, with its clock frozen at TEST_NOW; what its start changed is written. */
+async function mockOn(seams: DataFileSeams = {}): Promise<RunningMock> {
+  const mock = await openMock({ ...serveDefaults(), data: file, clock: new Date(TEST_NOW), freezeClock: true, rateLimit: 1_000_000 }, seams)
+  await settled()
+  return mock
+}
+
+/** The world as its files have it, once every commit made so far is written. */
+async function readBack(): Promise<WorldData | undefined> {
+  await settled()
+  return readWorld(dataFilesOf(file), { check: true, activeLog: true })?.data
+}
 
 describe('openWorld in memory (the default)', () => {
   it('seeds the world and keeps it in memory, writing nothing', async () => {
@@ -215,7 +226,7 @@ describe('a mock on a data file', () => {
     expect(created.status).toBe(201)
     const patched = await api.patch('/team', { telephone: '+44 20 7946 0999' })
     expect(patched.status).toBe(200)
-    const read = readBack()
+    const read = await readBack()
     const acme = read?.teams.find((team) => team.team.identifier === 'acme-recruitment')
     expect(acme?.clients.find((row) => row.id === created.body.id)).toMatchObject({ email: 'persisted@example.com' })
     expect(acme?.team.telephone).toBe('+44 20 7946 0999')
@@ -268,7 +279,7 @@ describe('a mock on a data file', () => {
     await mock.world.compact()
     expect((await stat(`${file}.log`)).size).toBe(0)
     expect(existsSync(`${file}.log.compacting`)).toBe(false)
-    expect(readBack()).toEqual(mock.world.store.data)
+    expect(await readBack()).toEqual(mock.world.store.data)
   })
 })
 
@@ -310,13 +321,13 @@ describe('a save that fails (fault 2)', () => {
     expect([failed.status, await failed.json()]).toEqual([500, { message: 'Server Error' }])
     expect(errors.mock.calls).toEqual([[`ivs-mock: could not write the change log ${file}.log (ENOSPC); the change was undone`]])
     expect((await api.get('/clients', { limit: 100 })).body.total).toBe(before)
-    expect(readBack()).toEqual(mock.world.store.data)
+    expect(await readBack()).toEqual(mock.world.store.data)
 
     failing = false
     const retried = await api.post('/clients', { name: { first_name: 'Lost', last_name: 'Write' }, email: 'lost@example.com' })
     expect(retried.status).toBe(201)
     expect((await api.get('/clients', { limit: 100 })).body.total).toBe(before + 1)
-    expect(readBack()).toEqual(mock.world.store.data)
+    expect(await readBack()).toEqual(mock.world.store.data)
   })
 
   it('catches a failed save of due jobs outside a request: one line, undone, the process goes on', async () => {
@@ -324,11 +335,12 @@ describe('a save that fails (fault 2)', () => {
     failing = true
     // What the tick does when jobs fall due (a year on: reminders, expiry, deletion dates).
     expect(() => mock.services.scheduler.advance(365 * 86_400_000)).not.toThrow()
+    await settled()
     expect(errors.mock.calls).toEqual([[`ivs-mock: could not write the change log ${file}.log (ENOSPC); the change was undone`]])
     expect(mock.services.scheduler.pending().length).toBe(jobs)
-    expect(readBack()).toEqual(mock.world.store.data)
+    expect(await readBack()).toEqual(mock.world.store.data)
     failing = false
     expect((await new ApiClient(mock.app, 'ivs_acme_owner').post('/clients', { name: { first_name: 'After', last_name: 'Failure' }, email: 'after@example.com' })).status).toBe(201)
-    expect(readBack()).toEqual(mock.world.store.data)
+    expect(await readBack()).toEqual(mock.world.store.data)
   })
 })
