@@ -129,7 +129,7 @@ export class OAuthStore {
     if (!row || row.revoked_at !== null || row.expires_at <= now()) return undefined
     const user = this.store.user(row.user)
     const team = this.store.team(row.team)
-    const member = team?.member(row.user)
+    const member = team?.memberForToken(row.user)
     if (!user || user.is_disabled || !team || !member) return undefined
     const token = {
       token: row.token,
@@ -140,7 +140,7 @@ export class OAuthStore {
       expires_at: row.expires_at,
       revoked_at: row.revoked_at,
     }
-    // team.member() answers current members only, whose role is set.
+    // memberForToken() answers current members only, whose role is set.
     return { token, user, team, member: member as Identity['member'] }
   }
 }

@@ -97,6 +97,15 @@ class TeamMembers {
     return member
   }
 
+  /**
+   * The membership a token acts with, looked up on every request: it records nothing, so a write
+   * does not log the caller's rows each time. What changes them looks them up again (store.user()).
+   */
+  memberForToken(userId: number): MemberRow | undefined {
+    const member = this.membersByUser.get(userId)
+    return member?.role ? member : undefined
+  }
+
   /** The membership row of anyone who is or was in the team. */
   membership(userId: number): MemberRow | undefined {
     const member = this.membersByUser.get(userId)
@@ -396,12 +405,8 @@ export class Store {
     if (token.expires_at !== null && token.expires_at <= now()) return undefined
     const user = this.users.get(token.user)
     const team = this.teams.get(token.team)
-    const member = team?.member(token.user)
+    const member = team?.memberForToken(token.user)
     if (!user || user.is_disabled || !team || !member) return undefined
-    if (recording.on) {
-      touched(this.data.tokens, token)
-      touched(this.data.users, user)
-    }
     return { token, user, team, member: member as MemberRow & { role: Role } }
   }
 
