@@ -74,8 +74,11 @@ export interface AppOptions extends Services {
   mockCorsOrigins?: readonly string[]
   /** Host names the mock answers to beside the loopback ones ('*': any); default none. */
   allowedHosts?: readonly string[]
-  /** Called after every request that may have changed state (persistence with --data). */
-  afterWrite?: () => Promise<void>
+  /**
+   * Runs every request that may change state (any method but GET, HEAD and OPTIONS) as one write
+   * unit: with --data, its changes are in the change log before it is answered (src/store/persistence.ts).
+   */
+  writeUnit?: <T>(work: () => Promise<T>) => Promise<T>
   version?: string
   /** API exchanges the journal keeps per team (DEFAULT_JOURNAL_SIZE by default); 0 keeps none. */
   journalSize?: number
@@ -195,6 +198,10 @@ export function createApp(options: AppOptions): Hono<KernelEnv<RequestContext>> 
     journal.record(exchange, c.get('bodyText'))
   }
   const latency = latencyDraw(options.latency)
+  // The unit begins before the token is resolved: the caller's own user row (PATCH /me) is one it may change.
+  const writeUnit = options.writeUnit
+  const inWriteUnit = writeUnit && ((c: Context, next: () => Promise<void>) => (READ_ONLY_METHODS.has(c.req.method) ? next() : writeUnit(next)))
+  if (inWriteUnit) api.use('*', inWriteUnit)
   // Whatever fell due on the clock happens before the request sees the state. The answer is held
   // for a fault's delay and --latency (the journal's duration includes it), and the journal keeps
   // every answer, the 429 thrown here included. A fault that drops the connection does so last.
@@ -240,15 +247,9 @@ export function createApp(options: AppOptions): Hono<KernelEnv<RequestContext>> 
 
   const oauthEndpoints = new Hono<KernelEnv<Services>>()
 
-  const afterWrite = options.afterWrite
-  const persist = async (method: string, next: () => Promise<void>) => {
-    await next()
-    if (afterWrite && !READ_ONLY_METHODS.has(method)) await afterWrite()
-  }
-  if (afterWrite) {
-    api.use('*', (c, next) => persist(c.req.method, next))
-    control.use('*', (c, next) => persist(c.req.method, next))
-    oauthEndpoints.use('*', (c, next) => persist(c.req.method, next))
+  if (inWriteUnit) {
+    control.use('*', inWriteUnit)
+    oauthEndpoints.use('*', inWriteUnit)
   }
   api.route('/', routes.app)
   control.route('/', controlApi.app)
@@ -268,8 +269,8 @@ export function createApp(options: AppOptions): Hono<KernelEnv<RequestContext>> 
     return inProcess.fetch(request)
   }
   const ui = new Hono()
-  if (afterWrite) {
-    for (const base of [PERFORM_BASE, DASHBOARD_BASE]) ui.use(`${base}/*`, (c, next) => persist(c.req.method, next))
+  if (inWriteUnit) {
+    for (const base of [PERFORM_BASE, DASHBOARD_BASE]) ui.use(`${base}/*`, inWriteUnit)
   }
   uiRoutes(ui, { services, contracts, dispatch })
 

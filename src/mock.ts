@@ -16,7 +16,7 @@ import { loadWorldFixture, type WorldFixture } from './seed/fixture.ts'
 import { seededWorld } from './seed/index.ts'
 import { createServices } from './services.ts'
 import { BlobStore, uploadsBeside } from './store/blobs.ts'
-import { openWorld, type OpenedWorld } from './store/persistence.ts'
+import { openWorld, type OpenedWorld, type OpenWorldOptions } from './store/persistence.ts'
 import { TABLES } from './tables.ts'
 
 export const VERSION = (JSON.parse(readFileSync(packageJsonPath, 'utf8')) as { version: string }).version
@@ -37,7 +37,7 @@ export interface RunningMock {
    * webhook deliveries point from then on. Rejects with the server's error (EADDRINUSE...).
    */
   listen(port: number, host: string): Promise<string>
-  /** Stops the tick, webhook delivery and the socket, saves a data file, and removes a temporary uploads folder. */
+  /** Stops the tick, webhook delivery and the socket, closes a data file's log (releasing its lock), and removes a temporary uploads folder. */
   close(): Promise<void>
 }
 
@@ -47,15 +47,17 @@ export function displayHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host
 }
 
-export async function openMock(config: MockConfig): Promise<RunningMock> {
+/** What tests change in how a data file is written: a writer that fails, a small compaction threshold. */
+export type DataFileSeams = Pick<OpenWorldOptions, 'writeLog' | 'compactAfterBytes'>
+
+export async function openMock(config: MockConfig, seams: DataFileSeams = {}): Promise<RunningMock> {
   const contracts = new Contracts(contractsDir, { validateSchemas: false })
   const fixture = loadWorldFixture()
   const clock = createClock({ start: config.clock, frozen: config.freezeClock })
-  const world = await openWorld({ tables: TABLES, file: config.data, build: () => seededWorld(fixture, config.seed) })
+  const world = await openWorld({ tables: TABLES, file: config.data, build: () => seededWorld(fixture, config.seed), ...seams })
   const { store } = world
   // Mixing in how many ids were handed out keeps new uuids fresh after a restart with --data.
   const issued = Object.values(store.data.sequences).reduce((sum, n) => sum + (n ?? 0), 0)
-  let deliveriesChanged = false
   const blobs = new BlobStore({ dir: config.data === undefined ? undefined : uploadsBeside(config.data), samplesDir })
   const services = createServices({
     store,
@@ -64,12 +66,15 @@ export async function openMock(config: MockConfig): Promise<RunningMock> {
     events: createEventBus(),
     blobs,
     behaviour: { recordExpiryDays: config.recordExpiryDays, checkDelaySeconds: config.checkDelay, scanDelaySeconds: config.scanDelay },
-    // Delivery attempts settle outside requests: the tick saves what they changed.
-    webhooks: { apiBase: `${IN_PROCESS_ORIGIN}${API_BASE}`, onChange: () => (deliveriesChanged = true) },
+    webhooks: { apiBase: `${IN_PROCESS_ORIGIN}${API_BASE}` },
+  })
+  // A failed save read the world back from its files: the webhook queues follow what they hold.
+  world.onReload(() => {
+    for (const team of store.allTeams()) services.webhooks.replaced(team)
   })
   // What fell due while the mock was not running (or since the seed's epoch) happens now.
   services.scheduler.runDue()
-  services.webhooks.resume()
+  store.changing(() => services.webhooks.resume())
   const app = createApp({
     ...services,
     contracts,
@@ -82,17 +87,13 @@ export async function openMock(config: MockConfig): Promise<RunningMock> {
     journalSize: config.journalSize,
     maxBodyBytes: config.maxBody,
     latency: config.latency,
-    afterWrite: config.data ? () => world.save() : undefined,
+    writeUnit: config.data ? (work) => world.write(work) : undefined,
     version: VERSION,
   })
 
   // The clock ticks with real time: what falls due (check results, expiry) happens within a second
   // even when nobody calls. This timer only looks at the clock; the work is the scheduler's jobs.
-  const tick = setInterval(() => {
-    const ran = services.scheduler.runDue()
-    if ((ran > 0 || deliveriesChanged) && config.data) void world.save()
-    deliveriesChanged = false
-  }, 1000)
+  const tick = setInterval(() => services.scheduler.runDue(), 1000)
   tick.unref()
 
   let server: HttpServer | undefined
@@ -119,7 +120,7 @@ export async function openMock(config: MockConfig): Promise<RunningMock> {
       await new Promise<void>((resolve) => closing.close(() => resolve()))
     }
     await services.webhooks.close()
-    await world.save()
+    await world.close()
     blobs.dispose()
   }
   return { app, services, world, fixture, listen, close }

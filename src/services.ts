@@ -20,7 +20,7 @@ export function createServices(parts: ServiceParts): Services {
   const base = {
     ...rest,
     blobs: parts.blobs ?? new BlobStore({ samplesDir }),
-    scheduler: new Scheduler(parts.store.data.jobs, parts.clock, () => parts.store.nextId('job')),
+    scheduler: new Scheduler(parts.store.data.jobs, parts.clock, () => parts.store.nextId('job'), undefined, parts.store.jobLog),
   }
   const webhooks = createWebhookDelivery(base, { data: (event, apiBase) => deliveryData(parts.store, event, apiBase), ...delivery })
   const services: Services = { ...base, webhooks }

@@ -43,7 +43,8 @@ export async function bundle(): Promise<string> {
   // esbuild's service process would otherwise live on beside a server that bin/ivs-mock.js rebuilt for.
   const result = await build({
     ...shared,
-    entryPoints: { main: `${projectRoot}src/main.ts`, index: `${projectRoot}src/index.ts` },
+    // The compaction worker of --data runs in a thread of its own, from a file of its own.
+    entryPoints: { main: `${projectRoot}src/main.ts`, index: `${projectRoot}src/index.ts`, 'compaction-worker': `${projectRoot}src/store/compaction-worker.ts` },
     outdir: distDir,
     splitting: true,
     chunkNames: 'chunk-[hash]',
@@ -63,5 +64,5 @@ export async function bundle(): Promise<string> {
   const written = new Set(files.map((file) => basename(file.path)))
   for (const name of readdirSync(distDir)) if (CHUNK.test(name) && !written.has(name)) rmSync(`${distDir}/${name}`, { force: true })
   const size = files.filter((file) => file.path.endsWith('.js')).reduce((sum, file) => sum + file.contents.length, 0)
-  return `dist/main.js, dist/index.js and ${files.filter((file) => CHUNK.test(basename(file.path)) && file.path.endsWith('.js')).length} shared chunks, ${(size / 1_000_000).toFixed(1)} MB`
+  return `dist/main.js, dist/index.js, dist/compaction-worker.js and ${files.filter((file) => CHUNK.test(basename(file.path)) && file.path.endsWith('.js')).length} shared chunks, ${(size / 1_000_000).toFixed(1)} MB`
 }

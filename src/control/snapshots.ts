@@ -71,7 +71,7 @@ export function snapshotRoutes(routes: ControlRoutes): void {
       created_at: ctx.clock.timestamp(),
       ...captureTeam(ctx.store, team),
     }
-    ctx.store.data.snapshots.push(snapshot)
+    ctx.store.addSnapshot(snapshot)
     return presentSnapshot(snapshot)
   })
 
@@ -83,7 +83,7 @@ export function snapshotRoutes(routes: ControlRoutes): void {
   routes.handle('control.teams.snapshots.delete', ({ ctx, params }) => {
     const team = findTeam(ctx, params)
     const snapshot = findSnapshot(ctx, team.id, params.snapshotId)
-    ctx.store.data.snapshots.splice(ctx.store.data.snapshots.indexOf(snapshot), 1)
+    ctx.store.removeSnapshot(snapshot)
     dropUnheldBlobs(ctx, snapshot.blobs)
   })
 

@@ -63,6 +63,12 @@ function drained(stream: Writable): Promise<void> {
   })
 }
 
+/** A file being received: named so until the operation adopts it (a rename), so a crash leaves it recognisable. */
+const partialUploadName = () => `.upload-${randomUUID()}.part`
+
+/** Whether a file in the uploads folder is one a request was still receiving (a crash or kill -9 cut it short). */
+export const isPartialUpload = (name: string): boolean => /^\.upload-[0-9a-f-]{36}\.part$/.test(name)
+
 /**
  * Reads a multipart/form-data request, saving the first file of each of `fileFields` in the
  * target folder and dropping other files unread into memory. A body that is not multipart, or
@@ -104,7 +110,7 @@ export async function receiveMultipart(request: Request, fileFields: ReadonlySet
       stream.on('error', () => undefined).resume()
       return
     }
-    const path = join(target.dir, `.upload-${randomUUID()}.part`)
+    const path = join(target.dir, partialUploadName())
     body.files.set(name, { filename: info.filename, mimeType: info.mimeType, path, size: 0 })
     stream.once('limit', () => (tooLarge = true))
     const writer = createWriteStream(path)

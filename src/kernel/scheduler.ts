@@ -17,6 +17,14 @@ export interface JobRow {
 
 export type JobHandler = (job: JobRow) => void
 
+/** What keeps the queue durable (--data): told of every job added and removed, and running each run of due jobs as one write unit. */
+export interface JobQueueLog {
+  added(job: JobRow): void
+  removed(job: JobRow): void
+  /** Runs the work as one write unit, committed before it returns. */
+  unit<T>(work: () => T): T
+}
+
 /** The index of the first job due after `moment` in a queue sorted by due (a binary search). */
 function firstAfter(jobs: readonly JobRow[], moment: number): number {
   let low = 0
@@ -30,7 +38,7 @@ function firstAfter(jobs: readonly JobRow[], moment: number): number {
 }
 
 /** Puts a job into a queue sorted by due moment, after the jobs due at the same moment. */
-function insertJob(jobs: JobRow[], job: JobRow): void {
+export function insertJob(jobs: JobRow[], job: JobRow): void {
   jobs.splice(firstAfter(jobs, job.due), 0, job)
 }
 
@@ -71,6 +79,7 @@ export class Scheduler {
     private readonly clock: Clock,
     private readonly nextId: () => number,
     private readonly onError: (error: unknown, job: JobRow) => void = (error) => console.error(error),
+    private readonly log?: JobQueueLog,
   ) {}
 
   on(kind: string, handler: JobHandler): void {
@@ -80,6 +89,7 @@ export class Scheduler {
   schedule(kind: string, team: number, subject: number, due: Date): JobRow {
     const job: JobRow = { id: this.nextId(), kind, team, subject, due: due.getTime() }
     insertJob(this.jobs, job)
+    this.log?.added(job)
     return job
   }
 
@@ -88,6 +98,7 @@ export class Scheduler {
     for (let index = firstAfter(this.jobs, job.due - 1); index < this.jobs.length && (this.jobs[index] as JobRow).due === job.due; index++) {
       if ((this.jobs[index] as JobRow).id === job.id) {
         this.jobs.splice(index, 1)
+        this.log?.removed(job)
         return
       }
     }
@@ -97,7 +108,10 @@ export class Scheduler {
   cancel(kind: string, team: number, subject: number): void {
     for (let index = this.jobs.length - 1; index >= 0; index--) {
       const job = this.jobs[index] as JobRow
-      if (job.kind === kind && job.team === team && job.subject === subject) this.jobs.splice(index, 1)
+      if (job.kind === kind && job.team === team && job.subject === subject) {
+        this.jobs.splice(index, 1)
+        this.log?.removed(job)
+      }
     }
   }
 
@@ -112,7 +126,7 @@ export class Scheduler {
     if (first === undefined) return 0
     const now = this.clock.now().getTime()
     if (first.due > now) return 0
-    const ran = this.runUntil(now)
+    const ran = this.log ? this.log.unit(() => this.runUntil(now)) : this.runUntil(now)
     this.clock.set(new Date(now))
     return ran
   }
@@ -120,7 +134,7 @@ export class Scheduler {
   /** Moves the clock forward, running each job as its moment comes. Returns how many ran. */
   advance(milliseconds: number): number {
     const target = this.clock.now().getTime() + milliseconds
-    const ran = this.runUntil(target)
+    const ran = this.log ? this.log.unit(() => this.runUntil(target)) : this.runUntil(target)
     this.clock.set(new Date(target))
     return ran
   }
@@ -130,6 +144,7 @@ export class Scheduler {
     while (this.jobs.length > 0 && (this.jobs[0] as JobRow).due <= moment) {
       if (++ran > MAX_JOBS_PER_RUN) throw new Error(`scheduler: more than ${MAX_JOBS_PER_RUN} jobs due at once`)
       const job = this.jobs.shift() as JobRow
+      this.log?.removed(job)
       // Results, reminders and expiry carry the moment they were due, not the moment they ran.
       this.clock.set(new Date(job.due))
       const handler = this.handlers.get(job.kind)

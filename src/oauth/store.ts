@@ -1,5 +1,7 @@
 // The OAuth state of one world with its indexes: API clients by id, codes and tokens by value. Every
-// change goes through here so the indexes stay in step with the rows the world persists.
+// change goes through here so the indexes stay in step with the rows the world persists, and with
+// --data every row handed out, added or dropped is recorded (src/store/changes.ts).
+import { deleted, inserted, recording, touched } from '../store/changes.ts'
 import type { Identity, Store } from '../store/world.ts'
 import type { OAuthAccessTokenRow, OAuthClientRow, OAuthCodeRow, OAuthRefreshTokenRow, OAuthState } from './rows.ts'
 
@@ -13,7 +15,7 @@ export interface Grant {
 const sameGrant = (row: Grant, grant: Grant) => row.client === grant.client && row.user === grant.user && row.team === grant.team
 
 export class OAuthStore {
-  private readonly state: OAuthState
+  readonly state: OAuthState
   private readonly clientsById = new Map<string, OAuthClientRow>()
   private readonly codesByValue = new Map<string, OAuthCodeRow>()
   private readonly accessByValue = new Map<string, OAuthAccessTokenRow>()
@@ -26,6 +28,18 @@ export class OAuthStore {
     for (const code of this.state.codes) this.codesByValue.set(code.code, code)
     for (const token of this.state.access_tokens) this.indexAccess(token)
     for (const token of this.state.refresh_tokens) this.refreshByValue.set(token.token, token)
+    for (const key of ['clients', 'codes', 'access_tokens', 'refresh_tokens'] as const) store.track(this.state[key], `oauth.${key}`)
+  }
+
+  /** A row handed out to be read or changed. */
+  private handOut<T extends object>(rows: T[], row: T | undefined): T | undefined {
+    if (recording.on && row) touched(rows, row)
+    return row
+  }
+
+  private add<T extends object>(rows: T[], row: T): void {
+    rows.push(row)
+    if (recording.on) inserted(rows, row)
   }
 
   private indexAccess(token: OAuthAccessTokenRow): void {
@@ -34,7 +48,7 @@ export class OAuthStore {
   }
 
   client(id: string): OAuthClientRow | undefined {
-    return this.clientsById.get(id)
+    return this.handOut(this.state.clients, this.clientsById.get(id))
   }
 
   clients(): readonly OAuthClientRow[] {
@@ -42,31 +56,31 @@ export class OAuthStore {
   }
 
   addClient(client: OAuthClientRow): void {
-    this.state.clients.push(client)
+    this.add(this.state.clients, client)
     this.clientsById.set(client.id, client)
   }
 
   code(value: string): OAuthCodeRow | undefined {
-    return this.codesByValue.get(value)
+    return this.handOut(this.state.codes, this.codesByValue.get(value))
   }
 
   addCode(code: OAuthCodeRow): void {
-    this.state.codes.push(code)
+    this.add(this.state.codes, code)
     this.codesByValue.set(code.code, code)
   }
 
   accessToken(id: number): OAuthAccessTokenRow | undefined {
-    return this.accessById.get(id)
+    return this.handOut(this.state.access_tokens, this.accessById.get(id))
   }
 
   refreshToken(value: string): OAuthRefreshTokenRow | undefined {
-    return this.refreshByValue.get(value)
+    return this.handOut(this.state.refresh_tokens, this.refreshByValue.get(value))
   }
 
   addTokens(access: OAuthAccessTokenRow, refresh: OAuthRefreshTokenRow): void {
-    this.state.access_tokens.push(access)
+    this.add(this.state.access_tokens, access)
     this.indexAccess(access)
-    this.state.refresh_tokens.push(refresh)
+    this.add(this.state.refresh_tokens, refresh)
     this.refreshByValue.set(refresh.token, refresh)
   }
 
@@ -76,6 +90,7 @@ export class OAuthStore {
       let count = 0
       for (const row of rows) {
         if (row.revoked_at !== null || row.expires_at <= at || !sameGrant(row, grant)) continue
+        this.handOut(rows, row)
         row.revoked_at = at
         count++
       }
@@ -88,8 +103,13 @@ export class OAuthStore {
   dropTeam(teamId: number): void {
     const keep = <T extends { team: number }>(rows: T[], forget: (row: T) => void) => {
       const kept = rows.filter((row) => row.team !== teamId)
-      for (const row of rows) if (row.team === teamId) forget(row)
-      rows.splice(0, rows.length, ...kept)
+      for (const row of rows) {
+        if (row.team !== teamId) continue
+        forget(row)
+        if (recording.on) deleted(rows, row)
+      }
+      rows.length = 0
+      for (const row of kept) rows.push(row)
     }
     keep(this.state.codes, (row) => this.codesByValue.delete(row.code))
     keep(this.state.access_tokens, (row) => {
@@ -109,7 +129,7 @@ export class OAuthStore {
     if (!row || row.revoked_at !== null || row.expires_at <= now()) return undefined
     const user = this.store.user(row.user)
     const team = this.store.team(row.team)
-    const member = team?.member(row.user)
+    const member = team?.memberForToken(row.user)
     if (!user || user.is_disabled || !team || !member) return undefined
     const token = {
       token: row.token,
@@ -120,7 +140,7 @@ export class OAuthStore {
       expires_at: row.expires_at,
       revoked_at: row.revoked_at,
     }
-    // team.member() answers current members only, whose role is set.
+    // memberForToken() answers current members only, whose role is set.
     return { token, user, team, member: member as Identity['member'] }
   }
 }
@@ -130,7 +150,8 @@ const stores = new WeakMap<Store, OAuthStore>()
 /** The world's OAuth state, indexed once. */
 export function oauthOf(store: Store): OAuthStore {
   let oauth = stores.get(store)
-  if (!oauth) {
+  // A world reloaded from its data file (a save failed) has new OAuth rows to index.
+  if (!oauth || oauth.state !== store.data.oauth) {
     oauth = new OAuthStore(store)
     stores.set(store, oauth)
   }

@@ -288,6 +288,6 @@ export function generateTeamData(faker: Faker, store: Store, team: Team, domain:
   generateForms(seededFaker(team.id * 7_919 + 31), store, team, epoch)
   generateFiles(seededFaker(team.id * 7_919 + 8_081), store, team, epoch)
   // The deletion dates after the epoch are announced when the mock's clock reaches them.
-  const scheduler = new Scheduler(store.data.jobs, createClock({ start: epoch, frozen: true }), () => store.nextId('job'))
+  const scheduler = new Scheduler(store.data.jobs, createClock({ start: epoch, frozen: true }), () => store.nextId('job'), undefined, store.jobLog)
   scheduleSeededDeletionReminders(scheduler, team.id, team.clients, epoch.getTime())
 }

@@ -180,6 +180,6 @@ export function addTeam(store: Store, random: Random, now: Date, options: NewTea
   const counts = { members: 0, clients: 0, organisations: 0, credit_entries: 1, records: 0, cases: 0, ...options.generate }
   generateTeamData(faker, store, team, domain, counts, now)
   // What a reset puts back (POST /_mock/teams/{id}/reset).
-  store.data.baselines.push(captureTeam(store, team))
+  store.addBaseline(captureTeam(store, team))
   return { team, tokens, users, members }
 }

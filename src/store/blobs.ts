@@ -2,10 +2,11 @@
 // last as long as the world), else a temporary folder made on the first upload and removed when
 // the process exits. Seeded attachments point at the read-only samples in fixtures/samples, so the
 // seeded world needs no copies. A blob key says which: 'upload:<name>' or 'sample:<file>'.
-import { createReadStream, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { createReadStream, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Readable } from 'node:stream'
+import { isPartialUpload } from '../kernel/multipart.ts'
 
 const UPLOAD = 'upload:'
 const SAMPLE = 'sample:'
@@ -28,6 +29,17 @@ export function uploadsBeside(dataFile: string): string {
   return `${dataFile.replace(/\.json$/i, '')}.files`
 }
 
+/** Files a request was still receiving when the process last stopped (a crash, kill -9): nothing points at them. */
+function removePartialUploads(dir: string): void {
+  let names: string[]
+  try {
+    names = readdirSync(dir)
+  } catch {
+    return
+  }
+  for (const name of names) if (isPartialUpload(name)) rmSync(join(dir, name), { force: true })
+}
+
 export interface BlobStoreOptions {
   /** The uploads folder; undefined: a temporary one, made on first use and removed on exit. */
   dir?: string | undefined
@@ -41,6 +53,7 @@ export class BlobStore {
 
   constructor(private readonly options: BlobStoreOptions) {
     this.dir = options.dir
+    if (options.dir !== undefined) removePartialUploads(options.dir)
   }
 
   /** The key of an upload stored under name. */

@@ -1,50 +1,79 @@
-// Where the world lives: in memory (the default) or in a JSON file with --data, through one
-// lowdb instance per file (lowdb writes atomically: temp file, then rename).
-import { mkdirSync } from 'node:fs'
+// Where the world lives: in memory (the default), or with --data in a data file and the change log
+// beside it. Every write unit (a request that may write, a run of due jobs, a webhook attempt)
+// appends what it changed to the log before it is answered, so a write costs what it changed, not
+// the world. Commits made in one turn of the event loop go out in one write() (group commit): the
+// requests wait for it, so none is answered before its change is with the operating system. The
+// log is folded into the data file by a worker thread once it has grown past the data file's size.
+// A lock file keeps a second process off the same data file.
+import { randomUUID } from 'node:crypto'
+import { closeSync, ftruncateSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs'
 import { dirname } from 'node:path'
-import { Low, Memory } from 'lowdb'
-import { JSONFile } from 'lowdb/node'
-import { Store, WORLD_FORMAT, type TableDeclaration, type WorldData } from './world.ts'
+import { Worker } from 'node:worker_threads'
+import { HttpError } from '../kernel/errors.ts'
+import { ChangeSink, drain, inUnit, type WriteUnit } from './changes.ts'
+import { dataFilesOf, readWorld, reason, writeWorld, type DataFiles } from './data-files.ts'
+import { commitLines, DataFileError } from './log.ts'
+import { Store, type TableDeclaration, type WorldData } from './world.ts'
 
-export class DataFileError extends Error {}
+export { DataFileError }
+
+/** The log is folded into the data file once it holds more than this and more than the data file. */
+export const COMPACT_AFTER_BYTES = 8 * 1024 * 1024
+
+/** A write whose changes could not be saved: they were undone, and the request answers 500. */
+export class SaveFailed extends HttpError {
+  constructor(why: string) {
+    super(500, { message: 'Server Error' }, {}, why)
+  }
+}
+
+export interface OpenWorldOptions {
+  file?: string | undefined
+  build: () => WorldData
+  tables: readonly TableDeclaration[]
+  /** Writes bytes to the change log (a test makes it fail, as a full disk would). */
+  writeLog?: (fd: number, bytes: Uint8Array) => void
+  /** Compaction threshold in bytes of log (tests make it small). */
+  compactAfterBytes?: number
+}
 
 export interface OpenedWorld {
   store: Store
-  /** Writes the world to its file (a no-op in memory). */
-  save(): Promise<void>
   /** seeded: built from fixtures now; loaded: read back from the data file. */
   origin: 'seeded' | 'loaded'
+  /**
+   * Runs a request that may change the world as one write unit: its changes are in the log when it
+   * resolves. A save that fails undoes them (the world is read back from the files) and rejects
+   * with SaveFailed; so does every unit that was running then.
+   */
+  write<T>(work: () => Promise<T>): Promise<T>
+  /** Called when a failed save put the world back as its files have it (the webhook queues follow). */
+  onReload(listener: () => void): void
+  /** Folds the change log into the data file now (a worker thread); resolves when done. */
+  compact(): Promise<void>
+  /** Waits for a compaction, closes the log and releases the lock. */
+  close(): Promise<void>
 }
 
-/** tables: every resource's tables (src/tables.ts). */
-export async function openWorld(options: { file?: string | undefined; build: () => WorldData; tables: readonly TableDeclaration[] }): Promise<OpenedWorld> {
-  // A data file in a folder that does not exist yet gets the folder, as a missing file gets seeded.
-  if (options.file) createFolderOf(options.file)
-  const db = new Low<WorldData | null>(options.file ? new JSONFile<WorldData | null>(options.file) : new Memory<WorldData | null>(), null)
+export function openWorld(options: OpenWorldOptions): Promise<OpenedWorld> {
   try {
-    await db.read()
-  } catch (error) {
-    throw new DataFileError(`cannot read data file ${options.file ?? ''}: ${(error as Error).message}`, { cause: error })
-  }
-  let origin: OpenedWorld['origin'] = 'loaded'
-  if (db.data === null) {
-    db.data = options.build()
-    origin = 'seeded'
-    try {
-      await db.write()
-    } catch (error) {
-      throw new DataFileError(`cannot write data file ${options.file ?? ''}: ${reason(error)}`, { cause: error })
+    if (!options.file) {
+      const store = new Store(options.build(), options.tables)
+      return Promise.resolve({ store, origin: 'seeded', write: (work) => work(), onReload: () => undefined, compact: () => Promise.resolve(), close: () => Promise.resolve() })
     }
-  } else if ((db.data.format as number) !== WORLD_FORMAT) {
-    throw new DataFileError(
-      `data file ${options.file ?? ''} has format ${String(db.data.format)}, this version reads format ${String(WORLD_FORMAT)}; delete it to start from the seeded world`,
-    )
+    const files = dataFilesOf(options.file)
+    createFolderOf(options.file)
+    const lock = takeLock(files)
+    try {
+      return Promise.resolve(new DurableWorld(files, options, lock))
+    } catch (error) {
+      lock.release()
+      throw error
+    }
+  } catch (error) {
+    return Promise.reject(error instanceof Error ? error : new Error(String(error)))
   }
-  return { store: new Store(db.data, options.tables), save: () => db.write(), origin }
 }
-
-/** An error's code (EACCES, ENOTDIR...) when it has one: the one word a user can act on. */
-const reason = (error: unknown) => (error as NodeJS.ErrnoException).code ?? (error as Error).message
 
 function createFolderOf(file: string): void {
   try {
@@ -52,4 +81,293 @@ function createFolderOf(file: string): void {
   } catch (error) {
     throw new DataFileError(`cannot create the folder ${dirname(file)} for data file ${file}: ${reason(error)}`, { cause: error })
   }
+}
+
+/** Writes all the bytes (write() may take fewer at a time). */
+function writeAll(fd: number, bytes: Uint8Array): void {
+  let done = 0
+  while (done < bytes.length) done += writeSync(fd, bytes, done)
+}
+
+/** The compaction worker: the bundle's dist/compaction-worker.js, or the TypeScript source through tsx's loader (tests). */
+function startCompactionWorker(files: DataFiles): Worker {
+  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./compaction-worker.js', import.meta.url), { workerData: files })
+  const source = new URL('./compaction-worker.ts', import.meta.url).href
+  const loader = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(source)}) })`
+  return new Worker(loader, { eval: true, workerData: files })
+}
+
+class DurableWorld implements OpenedWorld {
+  readonly store: Store
+  readonly origin: OpenedWorld['origin']
+  private readonly sink: ChangeSink
+  private fd: number
+  private logBytes: number
+  private dataBytes: number
+  private last: number
+  private compaction: Promise<void> | undefined
+  /** Set when a failed save could not be undone: nothing more is written. */
+  private broken: string | undefined
+  private readonly reloadListeners: Array<() => void> = []
+  /** Commits waiting for the next write, and the requests waiting for it. */
+  private queued: string[] = []
+  private waiting: Array<{ saved: () => void; failed: (error: SaveFailed) => void }> = []
+  private flushing: NodeJS.Immediate | undefined
+  private readonly writeLog: (fd: number, bytes: Uint8Array) => void
+  private readonly compactAfterBytes: number
+
+  constructor(
+    private readonly files: DataFiles,
+    options: OpenWorldOptions,
+    private readonly lock: Lock,
+  ) {
+    this.writeLog = options.writeLog ?? writeAll
+    this.compactAfterBytes = options.compactAfterBytes ?? COMPACT_AFTER_BYTES
+    const read = readWorld(files, { check: true, activeLog: true })
+    let data: WorldData
+    if (read) {
+      data = read.data
+      this.origin = 'loaded'
+      this.last = read.last
+      this.dataBytes = read.dataBytes
+      this.logBytes = read.logBytes
+    } else {
+      data = options.build()
+      this.origin = 'seeded'
+      this.last = 0
+      this.logBytes = 0
+      this.dataBytes = this.startFiles(() => writeWorld(files, data, 0))
+    }
+    this.fd = this.startFiles(() => openSync(files.log, 'a'))
+    // A commit cut short by a crash was never answered: it goes, so the next one starts on a line of its own.
+    if (statSync(files.log).size > this.logBytes) this.startFiles(() => ftruncateSync(this.fd, this.logBytes))
+    this.store = new Store(data, options.tables)
+    this.sink = new ChangeSink(() => this.store.data.sequences)
+    this.store.record(this.sink, (work) => this.background(work))
+    // A compaction that a crash cut short is finished first.
+    if (this.exists(files.compacting)) void this.compact()
+  }
+
+  private startFiles<T>(work: () => T): T {
+    try {
+      return work()
+    } catch (error) {
+      throw new DataFileError(`cannot write beside data file ${this.files.data}: ${reason(error)}`, { cause: error })
+    }
+  }
+
+  private exists(file: string): boolean {
+    try {
+      statSync(file)
+      return true
+    } catch {
+      return false
+    }
+  }
+
+  write<T>(work: () => Promise<T>): Promise<T> {
+    return inUnit(this.sink, async (unit) => {
+      let result: T
+      try {
+        result = await work()
+      } catch (error) {
+        // What it changed before it failed is saved all the same; a failed save is the error then.
+        await this.commit(unit)
+        throw error
+      }
+      await this.commit(unit)
+      return result
+    })
+  }
+
+  /** A unit outside any request: a failed save is reported and undone, never thrown. */
+  private background<T>(work: () => T): T {
+    // Nobody waits: a failed save is undone and reported when the write fails.
+    const commit = (unit: WriteUnit) => void this.commit(unit).catch(() => undefined)
+    return inUnit(this.sink, (unit) => {
+      let result: T
+      try {
+        result = work()
+      } catch (error) {
+        commit(unit)
+        throw error
+      }
+      commit(unit)
+      return result
+    })
+  }
+
+  onReload(listener: () => void): void {
+    this.reloadListeners.push(listener)
+  }
+
+  /** Queues what the unit changed for the next write; resolves once it is written. */
+  private commit(unit: WriteUnit): Promise<void> {
+    if (unit.epoch !== this.sink.epoch || this.broken !== undefined) {
+      unit.closed = true
+      return Promise.reject(new SaveFailed(this.broken ?? 'a save failed while this request ran: its changes were undone'))
+    }
+    const changes = drain(unit)
+    if (changes.length === 0) return Promise.resolve()
+    this.last++
+    this.queued.push(...commitLines(this.last, changes))
+    this.flushing ??= setImmediate(() => this.flush())
+    return new Promise((saved, failed) => this.waiting.push({ saved, failed }))
+  }
+
+  /** Writes every queued commit with one write(), then answers those waiting. */
+  private flush(): void {
+    if (this.flushing) clearImmediate(this.flushing)
+    this.flushing = undefined
+    if (this.queued.length === 0) return
+    const bytes = Buffer.from(this.queued.join(''))
+    const waiting = this.waiting
+    this.queued = []
+    this.waiting = []
+    const before = this.logBytes
+    try {
+      this.writeLog(this.fd, bytes)
+      this.logBytes += bytes.length
+    } catch (error) {
+      const failure = this.undo(error, before)
+      for (const waiter of waiting) waiter.failed(failure)
+      return
+    }
+    for (const waiter of waiting) waiter.saved()
+    if (this.logBytes > Math.max(this.compactAfterBytes, this.dataBytes)) void this.compact()
+  }
+
+  /** A save failed: the log loses what was half written, and the world is read back as its files have it. */
+  private undo(error: unknown, logBytes: number): SaveFailed {
+    const why = `could not write the change log ${this.files.log} (${reason(error)})`
+    this.sink.epoch++
+    this.sink.ordered = []
+    this.sink.sequences.clear()
+    try {
+      ftruncateSync(this.fd, logBytes)
+      this.logBytes = logBytes
+      const read = readWorld(this.files, { check: false, activeLog: true })
+      if (!read) throw new Error(`data file ${this.files.data} is gone`)
+      this.store.reload(read.data)
+      this.last = read.last
+      for (const listener of this.reloadListeners) listener()
+      console.error(`ivs-mock: ${why}; the change was undone`)
+      return new SaveFailed(`${why}; the change was undone`)
+    } catch (undoError) {
+      this.broken = `${why}, and it could not be undone (${reason(undoError)}): nothing more is saved; restart the mock`
+      console.error(`ivs-mock: ${this.broken}`)
+      return new SaveFailed(this.broken)
+    }
+  }
+
+  compact(): Promise<void> {
+    if (this.compaction) return this.compaction
+    // Everything committed so far goes into the log first (which may itself start a compaction).
+    this.flush()
+    if (this.compaction) return this.compaction
+    const { files } = this
+    try {
+      // A compaction that failed or was cut short left its log: that one is folded in first.
+      if (!this.exists(files.compacting)) {
+        closeSync(this.fd)
+        renameSync(files.log, files.compacting)
+        this.fd = openSync(files.log, 'a')
+        this.logBytes = 0
+      }
+    } catch (error) {
+      console.error(`ivs-mock: could not start compacting ${files.log} (${reason(error)}); the log keeps growing`)
+      return Promise.resolve()
+    }
+    this.compaction = new Promise<void>((resolve) => {
+      const worker = startCompactionWorker(files)
+      let failure: string | undefined
+      worker.once('error', (error) => (failure = reason(error)))
+      worker.once('exit', (code) => {
+        if (failure === undefined && code === 0) {
+          rmSync(files.compacting, { force: true })
+          this.dataBytes = statSync(files.data).size
+        } else {
+          console.error(`ivs-mock: compacting ${files.compacting} into ${files.data} failed (${failure ?? `exit ${code}`}); both are kept and replayed at start`)
+        }
+        this.compaction = undefined
+        resolve()
+      })
+    })
+    return this.compaction
+  }
+
+  async close(): Promise<void> {
+    this.flush()
+    await this.compaction
+    closeSync(this.fd)
+    this.lock.release()
+  }
+}
+
+interface Lock {
+  release(): void
+}
+
+/** Locks still held, released when the process exits however it exits (kill -9 aside: see takeLock). */
+const heldLocks = new Set<string>()
+let exitHookInstalled = false
+
+function alive(pid: number): boolean {
+  if (pid === process.pid) return true
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+/**
+ * Takes the data file's lock: a file holding this process's id, created only if there is none
+ * (written aside and hard-linked into place, so it never exists empty). A lock whose process is
+ * gone (a mock killed with kill -9) is stale and taken over.
+ */
+function takeLock(files: DataFiles): Lock {
+  const release = () => {
+    heldLocks.delete(files.lock)
+    try {
+      if (readFileSync(files.lock, 'utf8').trim() === String(process.pid)) rmSync(files.lock, { force: true })
+    } catch {
+      // Already gone.
+    }
+  }
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const aside = `${files.lock}.${process.pid}.${randomUUID()}`
+    let taken = false
+    try {
+      writeFileSync(aside, `${process.pid}\n`)
+      linkSync(aside, files.lock)
+      taken = true
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw new DataFileError(`cannot lock data file ${files.data} (${files.lock}): ${reason(error)}`, { cause: error })
+    } finally {
+      rmSync(aside, { force: true })
+    }
+    if (taken) {
+      heldLocks.add(files.lock)
+      if (!exitHookInstalled) {
+        exitHookInstalled = true
+        process.once('exit', () => {
+          for (const lock of heldLocks) rmSync(lock, { force: true })
+        })
+      }
+      return { release }
+    }
+    let holder: number
+    try {
+      holder = Number.parseInt(readFileSync(files.lock, 'utf8'), 10)
+    } catch {
+      continue
+    }
+    if (Number.isInteger(holder) && alive(holder)) {
+      throw new DataFileError(`data file ${files.data} is in use by process ${holder} (lock file ${files.lock}); stop that mock first, or give this one another --data file`)
+    }
+    rmSync(files.lock, { force: true })
+  }
+  throw new DataFileError(`cannot lock data file ${files.data}: its lock file ${files.lock} keeps changing`)
 }

@@ -3,7 +3,6 @@
 // can be restored any number of times) and opens the team anew, which rebuilds every table and index. Ids come from world-wide sequences that only grow, so a restored row keeps
 // its id and no later id can clash with it. Users and tokens are the world's, not the team's: they
 // stay as they are.
-import { replaceTeamJobs } from '../kernel/scheduler.ts'
 import type { Store, Team, TeamImage, TeamState } from './world.ts'
 
 /** The blob keys a team's rows point at, as the resources declare. */
@@ -32,8 +31,7 @@ export function captureTeam(store: Store, team: Team): TeamImage {
 /** Puts the team back as the image has it: its rows and its jobs; answers the team, opened anew. */
 export function restoreTeam(store: Store, image: TeamImage): Team {
   const team = store.replaceTeam(JSON.parse(image.state) as TeamState)
-  replaceTeamJobs(
-    store.data.jobs,
+  store.replaceTeamJobs(
     image.team,
     image.jobs.map((job) => ({ ...job })),
   )

@@ -1,6 +1,8 @@
-// A table of a team's state: the plain array lowdb persists, plus a Map by id kept in step with it,
-// so reading a row by id costs the same for 50 rows as for 100,000. Every change goes through the
-// table; the array is changed in place, so the persisted state always holds the same rows.
+// A table of a team's state: the plain array the data file keeps, plus a Map by id kept in step with
+// it, so reading a row by id costs the same for 50 rows as for 100,000. Every change goes through the
+// table; the array is changed in place, so the persisted state always holds the same rows. With
+// --data, what it hands out and every insert and delete is recorded (src/store/changes.ts).
+import { deleted, inserted, recording, touched, touchedAll } from './changes.ts'
 
 export class Table<T extends { id: number }> implements Iterable<T> {
   private readonly byId = new Map<number, T>()
@@ -15,7 +17,9 @@ export class Table<T extends { id: number }> implements Iterable<T> {
   }
 
   get(id: number): T | undefined {
-    return this.byId.get(id)
+    const row = this.byId.get(id)
+    if (recording.on && row) touched(this.rows, row)
+    return row
   }
 
   /** The rows in insertion order (ids ascending). Read-only: change rows through the table. */
@@ -28,12 +32,15 @@ export class Table<T extends { id: number }> implements Iterable<T> {
   }
 
   filter(predicate: (row: T) => boolean): T[] {
-    return this.rows.filter(predicate)
+    const rows = this.rows.filter(predicate)
+    if (recording.on) touchedAll(this.rows, rows)
+    return rows
   }
 
   insert(row: T): T {
     if (this.byId.has(row.id)) throw new Error(`table: a row with id ${row.id} exists already`)
     this.rows.push(row)
+    if (recording.on) inserted(this.rows, row)
     this.byId.set(row.id, row)
     for (const group of this.groups) group.add(row)
     return row
@@ -43,6 +50,7 @@ export class Table<T extends { id: number }> implements Iterable<T> {
     const row = this.byId.get(id)
     if (!row) return undefined
     this.rows.splice(this.rows.indexOf(row), 1)
+    if (recording.on) deleted(this.rows, row)
     this.byId.delete(id)
     for (const group of this.groups) group.remove(row)
     return row
@@ -53,7 +61,7 @@ export class Table<T extends { id: number }> implements Iterable<T> {
    * client), kept in step with the table.
    */
   groupBy<K>(keyOf: (row: T) => K): GroupIndex<K, T> {
-    const group = new GroupIndex<K, T>(keyOf)
+    const group = new GroupIndex<K, T>(keyOf, this.rows)
     for (const row of this.rows) group.add(row)
     this.groups.push(group)
     return group
@@ -61,7 +69,7 @@ export class Table<T extends { id: number }> implements Iterable<T> {
 
   /** Rows by a unique key that never changes once a row exists (a form's reference), kept in step with the table. */
   uniqueBy<K>(keyOf: (row: T) => K): UniqueIndex<K, T> {
-    const index = new UniqueIndex<K, T>(keyOf)
+    const index = new UniqueIndex<K, T>(keyOf, this.rows)
     for (const row of this.rows) index.add(row)
     this.groups.push(index)
     return index
@@ -73,13 +81,19 @@ interface RowIndex<T> {
   remove(row: T): void
 }
 
-export class UniqueIndex<K, T> implements RowIndex<T> {
+export class UniqueIndex<K, T extends object> implements RowIndex<T> {
   private readonly rows = new Map<K, T>()
 
-  constructor(private readonly keyOf: (row: T) => K) {}
+  /** table: the table's rows, what a row handed out is recorded against. */
+  constructor(
+    private readonly keyOf: (row: T) => K,
+    private readonly table: readonly T[],
+  ) {}
 
   get(key: K): T | undefined {
-    return this.rows.get(key)
+    const row = this.rows.get(key)
+    if (recording.on && row) touched(this.table, row)
+    return row
   }
 
   add(row: T): void {
@@ -91,13 +105,20 @@ export class UniqueIndex<K, T> implements RowIndex<T> {
   }
 }
 
-export class GroupIndex<K, T> implements RowIndex<T> {
+export class GroupIndex<K, T extends object> implements RowIndex<T> {
   private readonly groups = new Map<K, T[]>()
 
-  constructor(private readonly keyOf: (row: T) => K) {}
+  /** table: the table's rows, what rows handed out are recorded against. */
+  constructor(
+    private readonly keyOf: (row: T) => K,
+    private readonly table: readonly T[],
+  ) {}
 
   get(key: K): readonly T[] {
-    return this.groups.get(key) ?? []
+    const group = this.groups.get(key)
+    if (!group) return []
+    if (recording.on) touchedAll(this.table, group)
+    return group
   }
 
   add(row: T): void {

@@ -1,12 +1,13 @@
 // The whole mock's state: users and tokens (global, as in the real service), and one isolated
-// state per team, chosen by the token. The data is plain JSON, so lowdb persists it as it is; the
+// state per team, chosen by the token. The data is plain JSON, so a data file holds it as it is; the
 // Store and each Team add the indexes requests need (tables with a Map by id).
 import type { Role } from '../kernel/roles.ts'
-import type { JobRow } from '../kernel/scheduler.ts'
+import { replaceTeamJobs, type JobQueueLog, type JobRow } from '../kernel/scheduler.ts'
+import { changed, deleted, inserted, recording, register, sequenceMoved, touched, unregister, type ChangeSink } from './changes.ts'
 import type { MemberRow, TeamRow, TokenRow, UserRow } from './identity.ts'
 
 /** Bumped when the stored shape changes, so an old --data file is refused with a clear message. */
-export const WORLD_FORMAT = 8
+export const WORLD_FORMAT = 9
 
 /*
  * The store knows no resource. Each resource declares, in its own tables.ts, the rows it keeps in a
@@ -63,6 +64,7 @@ class TeamMembers {
   constructor(
     readonly state: TeamState,
     private readonly declarations: readonly TableDeclaration[],
+    sink: ChangeSink | undefined,
   ) {
     const rows = state as unknown as Record<string, unknown[] | undefined>
     for (const declaration of declarations) {
@@ -70,6 +72,7 @@ class TeamMembers {
       Object.assign(this, declaration.open(state))
     }
     for (const member of state.members) this.membersByUser.set(member.user, member)
+    if (sink) for (const [key, holder] of recordedParts(state)) register(sink, holder, `${state.team.id}/${key}`)
   }
 
   get id(): number {
@@ -77,6 +80,7 @@ class TeamMembers {
   }
 
   get row(): TeamRow {
+    if (recording.on) touched(this.state, this.state.team)
     return this.state.team
   }
 
@@ -88,12 +92,25 @@ class TeamMembers {
   /** A current member (not someone who left). */
   member(userId: number): MemberRow | undefined {
     const member = this.membersByUser.get(userId)
+    if (!member?.role) return undefined
+    if (recording.on) touched(this.state.members, member)
+    return member
+  }
+
+  /**
+   * The membership a token acts with, looked up on every request: it records nothing, so a write
+   * does not log the caller's rows each time. What changes them looks them up again (store.user()).
+   */
+  memberForToken(userId: number): MemberRow | undefined {
+    const member = this.membersByUser.get(userId)
     return member?.role ? member : undefined
   }
 
   /** The membership row of anyone who is or was in the team. */
   membership(userId: number): MemberRow | undefined {
-    return this.membersByUser.get(userId)
+    const member = this.membersByUser.get(userId)
+    if (recording.on && member) touched(this.state.members, member)
+    return member
   }
 
   /** Whether anything of the client keeps it from being deleted (its records: see clients/rules.ts). */
@@ -117,6 +134,7 @@ class TeamMembers {
     if (this.membersByUser.has(user)) throw new Error(`team ${this.id}: user ${user} is a member already`)
     const member: MemberRow = { user, role, joined_at: joinedAt }
     this.state.members.push(member)
+    if (recording.on) inserted(this.state.members, member)
     this.membersByUser.set(user, member)
     return member
   }
@@ -126,9 +144,19 @@ class TeamMembers {
   }
 }
 
-function openTeam(state: TeamState, declarations: readonly TableDeclaration[]): Team {
-  return new TeamMembers(state, declarations) as unknown as Team
+function openTeam(state: TeamState, declarations: readonly TableDeclaration[], sink: ChangeSink | undefined): Team {
+  return new TeamMembers(state, declarations, sink) as unknown as Team
 }
+
+/** What a team's changes are recorded against: its state (for its `team` row) and each array of rows. */
+function recordedParts(state: TeamState): Array<[string, object]> {
+  const parts: Array<[string, object]> = [['team', state]]
+  for (const [key, value] of Object.entries(state)) if (Array.isArray(value)) parts.push([key, value])
+  return parts
+}
+
+/** The world's own arrays of rows whose changes are recorded, by where they live. */
+const WORLD_PLACES = ['users', 'tokens', 'jobs', 'snapshots', 'baselines'] as const
 
 /** Ids are unique across the whole service, like the real one's, so another team's id is a 404. */
 export type SequenceName = keyof IdSequences
@@ -182,30 +210,88 @@ export class Store {
   private readonly tokens = new Map<string, TokenRow>()
   private readonly users = new Map<number, UserRow>()
   private readonly teams = new Map<number, Team>()
+  /** Where changes are recorded (a --data world); undefined in memory. */
+  private sink: ChangeSink | undefined
+  private background: <T>(work: () => T) => T = (work) => work()
 
   /** tables: every resource's TableDeclaration (src/tables.ts). */
   constructor(
     readonly data: WorldData,
     readonly tables: readonly TableDeclaration[],
   ) {
-    for (const user of data.users) this.users.set(user.id, user)
-    for (const token of data.tokens) this.tokens.set(token.token, token)
-    for (const state of data.teams) this.teams.set(state.team.id, openTeam(state, tables))
+    this.open()
+  }
+
+  /** Indexes the world's rows (and, when recording, registers where they live). */
+  private open(): void {
+    this.users.clear()
+    this.tokens.clear()
+    this.teams.clear()
+    for (const user of this.data.users) this.users.set(user.id, user)
+    for (const token of this.data.tokens) this.tokens.set(token.token, token)
+    for (const state of this.data.teams) this.teams.set(state.team.id, openTeam(state, this.tables, this.sink))
+    if (this.sink) for (const place of WORLD_PLACES) register(this.sink, this.data[place], place)
+  }
+
+  /**
+   * Records every change from now on into sink (src/store/persistence.ts, --data); background runs
+   * work that changes the world outside a request (due jobs, webhook attempts) as a write unit.
+   */
+  record(sink: ChangeSink, background: <T>(work: () => T) => T): void {
+    this.sink = sink
+    this.background = background
+    this.open()
+  }
+
+  /**
+   * Puts a world read back from the data file in this one's place (a save failed: what is on disk
+   * is the truth). The job queue stays the same array, which the scheduler holds.
+   */
+  reload(data: WorldData): void {
+    for (const state of this.data.teams) for (const [, holder] of recordedParts(state)) unregister(holder)
+    for (const place of WORLD_PLACES) unregister(this.data[place])
+    const jobs = this.data.jobs
+    jobs.length = 0
+    for (const job of data.jobs) jobs.push(job)
+    Object.assign(this.data, data, { jobs })
+    this.open()
+  }
+
+  /** Runs work that changes the world outside a request (a due job, a webhook attempt) as one write unit. */
+  changing<T>(work: () => T): T {
+    return this.background(work)
+  }
+
+  /** Records the changes to one of the world's arrays of rows kept elsewhere (the OAuth state), by where it lives. */
+  track(rows: object[], place: string): void {
+    if (this.sink) register(this.sink, rows, place)
+  }
+
+  /** The job queue's changes, for the scheduler. */
+  readonly jobLog: JobQueueLog = {
+    added: (job) => inserted(this.data.jobs, job),
+    removed: (job) => deleted(this.data.jobs, job),
+    unit: (work) => this.background(work),
   }
 
   nextId(sequence: SequenceName): number {
     const next = (this.data.sequences[sequence] ?? 0) + 1
     this.data.sequences[sequence] = next
+    sequenceMoved(this.sink, sequence)
     return next
   }
 
   user(id: number): UserRow | undefined {
-    return this.users.get(id)
+    const user = this.users.get(id)
+    if (recording.on && user) touched(this.data.users, user)
+    return user
   }
 
   userByEmail(email: string): UserRow | undefined {
     const wanted = email.toLowerCase()
-    return this.data.users.find((user) => user.email.toLowerCase() === wanted)
+    const user = this.data.users.find((row) => row.email.toLowerCase() === wanted)
+    if (recording.on && user) touched(this.data.users, user)
+    return user
   }
 
   team(id: number): Team | undefined {
@@ -223,19 +309,49 @@ export class Store {
 
   addUser(user: UserRow): void {
     this.data.users.push(user)
+    if (recording.on) inserted(this.data.users, user)
     this.users.set(user.id, user)
   }
 
   addToken(token: TokenRow): void {
     this.data.tokens.push(token)
+    if (recording.on) inserted(this.data.tokens, token)
     this.tokens.set(token.token, token)
   }
 
   addTeam(state: TeamState): Team {
-    const team = openTeam(state, this.tables)
+    // Opening the team gives its state an empty array for every table: the log takes it after that.
+    const team = openTeam(state, this.tables, this.sink)
+    changed(this.sink, ['t', JSON.stringify(state)])
     this.data.teams.push(state)
     this.teams.set(team.id, team)
     return team
+  }
+
+  addSnapshot(snapshot: SnapshotRow): void {
+    this.data.snapshots.push(snapshot)
+    if (recording.on) inserted(this.data.snapshots, snapshot)
+  }
+
+  removeSnapshot(snapshot: SnapshotRow): void {
+    this.removeRow(this.data.snapshots, snapshot)
+  }
+
+  /** What a reset of a team made by POST /_mock/teams puts back. */
+  addBaseline(image: TeamImage): void {
+    this.data.baselines.push(image)
+    if (recording.on) inserted(this.data.baselines, image)
+  }
+
+  /** Gives a team other jobs (a snapshot restored), keeping the queue in order. */
+  replaceTeamJobs(team: number, jobs: JobRow[]): void {
+    replaceTeamJobs(this.data.jobs, team, jobs)
+    changed(this.sink, ['j', team, jobs.map((job) => ({ ...job }))])
+  }
+
+  private removeRow<T extends object>(rows: T[], row: T): void {
+    rows.splice(rows.indexOf(row), 1)
+    if (recording.on) deleted(rows, row)
   }
 
   /**
@@ -245,7 +361,9 @@ export class Store {
   replaceTeam(state: TeamState): Team {
     const old = this.teams.get(state.team.id)
     if (!old) throw new Error(`store: no team ${state.team.id} to replace`)
-    const team = openTeam(state, this.tables)
+    for (const [, holder] of recordedParts(old.state)) unregister(holder)
+    const team = openTeam(state, this.tables, this.sink)
+    changed(this.sink, ['t', JSON.stringify(state)])
     this.data.teams[this.data.teams.indexOf(old.state)] = state
     this.teams.set(team.id, team)
     return team
@@ -260,15 +378,19 @@ export class Store {
     if (!team) return false
     this.teams.delete(id)
     this.data.teams.splice(this.data.teams.indexOf(team.state), 1)
-    this.data.snapshots = this.data.snapshots.filter((snapshot) => snapshot.team !== id)
-    this.data.baselines = this.data.baselines.filter((baseline) => baseline.team !== id)
+    for (const [, holder] of recordedParts(team.state)) unregister(holder)
+    changed(this.sink, ['x', id])
+    for (const snapshot of this.data.snapshots.filter((row) => row.team === id)) this.removeRow(this.data.snapshots, snapshot)
+    for (const baseline of this.data.baselines.filter((row) => row.team === id)) this.removeRow(this.data.baselines, baseline)
     const orphans = new Set(team.members.map((member) => member.user).filter((user) => ![...this.teams.values()].some((other) => other.membership(user))))
-    const keptTokens = this.data.tokens.filter((token) => token.team !== id && !orphans.has(token.user))
-    for (const token of this.data.tokens) if (!keptTokens.includes(token)) this.tokens.delete(token.token)
-    this.data.tokens.splice(0, this.data.tokens.length, ...keptTokens)
-    for (const user of orphans) this.users.delete(user)
-    const keptUsers = this.data.users.filter((user) => !orphans.has(user.id))
-    this.data.users.splice(0, this.data.users.length, ...keptUsers)
+    for (const token of this.data.tokens.filter((row) => row.team === id || orphans.has(row.user))) {
+      this.tokens.delete(token.token)
+      this.removeRow(this.data.tokens, token)
+    }
+    for (const user of this.data.users.filter((row) => orphans.has(row.id))) {
+      this.users.delete(user.id)
+      this.removeRow(this.data.users, user)
+    }
     return true
   }
 
@@ -283,7 +405,7 @@ export class Store {
     if (token.expires_at !== null && token.expires_at <= now()) return undefined
     const user = this.users.get(token.user)
     const team = this.teams.get(token.team)
-    const member = team?.member(token.user)
+    const member = team?.memberForToken(token.user)
     if (!user || user.is_disabled || !team || !member) return undefined
     return { token, user, team, member: member as MemberRow & { role: Role } }
   }

@@ -62,8 +62,6 @@ export interface DeliveryOptions {
   maxLogged?: number
   /** Identifies the sender in User-Agent, beside the webhook id. */
   product?: string
-  /** Called when an attempt has changed the state outside a request (main.ts saves it with --data). */
-  onChange?: () => void
 }
 
 /** One attempt waiting in a webhook's queue. */
@@ -237,7 +235,6 @@ export function createWebhookDelivery(services: Omit<Services, 'webhooks'>, opti
       void run(attempt)
         .catch((error: unknown) => console.error(error))
         .finally(() => {
-          options.onChange?.()
           inFlight--
           share.inFlight--
           lane.current = undefined
@@ -417,51 +414,61 @@ export function createWebhookDelivery(services: Omit<Services, 'webhooks'>, opti
     retries.delete(delivery)
   }
 
-  /** One attempt: sign and POST the body, then record it and decide what comes next. */
+  /**
+   * One attempt: sign and POST the body, then record it and decide what comes next. Outside a
+   * request, what it changes before and after the POST are write units of their own (--data).
+   */
   const run = async (attempt: Attempt): Promise<void> => {
-    const team = store.team(attempt.team)
-    const delivery = team?.webhookDeliveries.get(attempt.delivery)
-    const webhook = delivery && team?.webhooks.get(delivery.webhook)
-    if (!team || !delivery || !webhook) {
-      forget(attempt.delivery)
-      return
-    }
-    if (!webhook.is_enabled) {
-      delivery.state = 'dropped'
-      settled(delivery)
-      trimLog(team, webhook.id)
-      return
-    }
-    const number = delivery.attempts + 1
-    const sentAt = clock.timestamp()
-    const request = requestOf(webhook, delivery, number, sentAt)
-    const url = webhook.url
+    const sending = store.changing(() => {
+      const team = store.team(attempt.team)
+      const delivery = team?.webhookDeliveries.get(attempt.delivery)
+      const webhook = delivery && team?.webhooks.get(delivery.webhook)
+      if (!team || !delivery || !webhook) {
+        forget(attempt.delivery)
+        return undefined
+      }
+      if (!webhook.is_enabled) {
+        delivery.state = 'dropped'
+        settled(delivery)
+        trimLog(team, webhook.id)
+        return undefined
+      }
+      const number = delivery.attempts + 1
+      const sentAt = clock.timestamp()
+      return { team: team.id, delivery, number, sentAt, request: requestOf(webhook, delivery, number, sentAt), url: webhook.url }
+    })
+    if (!sending) return
+    const { delivery, number, sentAt, request, url } = sending
     // A URL that reached another server when it was set may point at the mock now (restarted on its port): never sent.
     const response = pointsAtMock(url, self) ? null : await post(url, request.headers, request.raw, timeoutMs, closing.signal)
     // Cut short by close(): the delivery stays queued, and goes out when the mock starts again.
     if (closing.signal.aborted) return
-    // The webhook may have been deleted (with its log), or the team restored, while the attempt was out.
-    const current = store.team(team.id)?.webhookDeliveries.get(delivery.id)
-    if (current !== delivery) {
-      // A restored team has its own row under this id, taken up by replaced().
-      if (current === undefined) forget(delivery.id)
-      return
-    }
-    logAttempt(delivery, url, request, number, sentAt, response)
-    if (isSuccess(response) || !webhook.is_enabled) {
-      delivery.state = isSuccess(response) ? 'delivered' : 'dropped'
-      if (isSuccess(response)) webhook.failures = 0
-      settled(delivery)
-      trimLog(team, webhook.id)
-      return
-    }
-    if (number < MAX_ATTEMPTS) {
-      delivery.state = 'waiting'
-      const delay = (RETRY_DELAYS_SECONDS[number - 1] as number) * 1000
-      retries.set(delivery.id, scheduler.schedule(RETRY_JOB, team.id, delivery.id, new Date(clock.now().getTime() + delay)))
-      return
-    }
-    failed(team, webhook, delivery)
+    store.changing(() => {
+      // The webhook may have been deleted (with its log), or the team restored, while the attempt was out.
+      const team = store.team(sending.team)
+      const current = team?.webhookDeliveries.get(delivery.id)
+      const webhook = current && team?.webhooks.get(delivery.webhook)
+      if (!team || current !== delivery || !webhook) {
+        // A restored team has its own row under this id, taken up by replaced().
+        if (current === undefined) forget(delivery.id)
+        return
+      }
+      logAttempt(delivery, url, request, number, sentAt, response)
+      if (isSuccess(response) || !webhook.is_enabled) {
+        delivery.state = isSuccess(response) ? 'delivered' : 'dropped'
+        if (isSuccess(response)) webhook.failures = 0
+        settled(delivery)
+        trimLog(team, webhook.id)
+        return
+      }
+      if (number < MAX_ATTEMPTS) {
+        delivery.state = 'waiting'
+        const delay = (RETRY_DELAYS_SECONDS[number - 1] as number) * 1000
+        retries.set(delivery.id, scheduler.schedule(RETRY_JOB, team.id, delivery.id, new Date(clock.now().getTime() + delay)))
+        return
+      }
+      failed(team, webhook, delivery)
+    })
   }
 
   const retryJobs = () => new Map(scheduler.pending().filter((job) => job.kind === RETRY_JOB).map((job) => [job.subject, job]))

@@ -1,6 +1,8 @@
 // The CLI as users run it: a real process, real flags and environment, a real socket on 127.0.0.1.
 import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { request } from 'node:http'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -176,6 +178,87 @@ describe('ivs-mock serve', () => {
   })
 })
 
+/** Kills a server with SIGKILL, as a crash would, and waits until it is gone. */
+function killHard(server: Server): Promise<void> {
+  return new Promise((done) => {
+    server.child.once('exit', () => {
+      running.delete(server.child)
+      done()
+    })
+    server.child.kill('SIGKILL')
+  })
+}
+
+describe('ivs-mock serve --data and kill -9', () => {
+  let dir: string
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true })
+  })
+
+  it('loses no acknowledged create when killed in the middle of a burst', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'ivs-mock-kill-'))
+    const file = join(dir, 'state.json')
+    const server = await start(['--port', '0', '--data', file, '--rate-limit', '1000000'])
+    const TOTAL = 400
+    const AT_ONCE = 16
+    const KILL_AFTER = 150
+    const acknowledged: number[] = []
+    let sent = 0
+    let killing: Promise<void> | undefined
+    const sender = async () => {
+      while (sent < TOTAL && !killing) {
+        const n = sent++
+        try {
+          const res = await fetch(`${server.origin}/api/v2/clients`, {
+            method: 'POST',
+            headers: { ...auth, 'Content-Type': 'application/json' },
+            body: JSON.stringify({ name: { first_name: `Burst${n}`, last_name: 'Client' }, email: `burst${n}@example.com` }),
+            signal: AbortSignal.timeout(10_000),
+          })
+          if (res.status !== 201) continue
+          acknowledged.push(((await res.json()) as { id: number }).id)
+          if (acknowledged.length === KILL_AFTER) killing = killHard(server)
+        } catch {
+          // Cut off by the kill: never acknowledged.
+        }
+      }
+    }
+    await Promise.all(Array.from({ length: AT_ONCE }, sender))
+    await killing
+    expect(acknowledged.length).toBeGreaterThanOrEqual(KILL_AFTER)
+
+    const restarted = await start(['--port', '0', '--data', file])
+    expect(restarted.output).toContain(`${file} (loaded)`)
+    const missing: number[] = []
+    for (const id of acknowledged) {
+      const res = await fetch(`${restarted.origin}/api/v2/clients/${id}`, { headers: auth })
+      if (res.status !== 200) missing.push(id)
+    }
+    expect(missing).toEqual([])
+    expect(await restarted.stop()).toBe(0)
+  }, 60_000)
+
+  it('removes at the next start an upload that kill -9 cut short', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'ivs-mock-kill-'))
+    const file = join(dir, 'state.json')
+    const uploads = join(dir, 'state.files')
+    const server = await start(['--port', '0', '--data', file])
+    // An upload that is still arriving: its first 256 KB are on disk, the rest never comes.
+    const upload = request(`${server.origin}/api/v2/attachments`, { method: 'POST', headers: { ...auth, 'Content-Type': 'multipart/form-data; boundary=cut' } })
+    upload.on('error', () => undefined)
+    upload.write('--cut\r\nContent-Disposition: form-data; name="attachment"; filename="half.pdf"\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.4\n')
+    upload.write(Buffer.alloc(256 * 1024, 0x20))
+    const partials = async () => (await readdir(uploads).catch(() => [] as string[])).filter((name) => name.endsWith('.part'))
+    for (let i = 0; i < 100 && (await partials()).length === 0; i++) await sleep(50)
+    await killHard(server)
+    expect(await partials()).toHaveLength(1)
+
+    const restarted = await start(['--port', '0', '--data', file])
+    expect(await partials()).toEqual([])
+    expect(await restarted.stop()).toBe(0)
+  }, 60_000)
+})
+
 describe('ivs-mock command line errors', () => {
   it('prints help with every option and its environment variable, and exits 0', async () => {
     const { code, stdout } = await run(['serve', '--help'])
@@ -232,6 +315,47 @@ describe('ivs-mock command line errors', () => {
       const { code, stderr } = await run(['serve', '--port', '0', '--data', file])
       expect(code).toBe(2)
       expect(stderr).toContain('delete it to start from the seeded world')
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+
+  it('refuses a second mock on a data file in use with exit 2 in one line, and the first goes on', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ivs-mock-cli-'))
+    try {
+      const file = join(dir, 'state.json')
+      const first = await start(['--port', '0', '--data', file])
+      const pid = String(first.child.pid)
+      const { code, stdout, stderr } = await run(['serve', '--port', '0', '--data', file])
+      expect({ code, stdout, stderr }).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: `ivs-mock: data file ${file} is in use by process ${pid} (lock file ${file}.lock); stop that mock first, or give this one another --data file\n`,
+      })
+      expect((await fetch(`${first.origin}/api/v2/team`, { headers: auth })).status).toBe(200)
+      expect(await first.stop()).toBe(0)
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+
+  it('refuses a damaged data file with exit 2 in one line and leaves it as it was', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ivs-mock-cli-'))
+    try {
+      const file = join(dir, 'state.json')
+      const server = await start(['--port', '0', '--data', file])
+      expect(await server.stop()).toBe(0)
+      const world = JSON.parse(await readFile(file, 'utf8')) as { users?: unknown }
+      delete world.users
+      const damaged = JSON.stringify(world)
+      await writeFile(file, damaged)
+      const { code, stdout, stderr } = await run(['serve', '--port', '0', '--data', file])
+      expect({ code, stdout, stderr }).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: `ivs-mock: data file ${file} is damaged: the world has no users; nothing was changed (restore it, or delete it to start from the seeded world)\n`,
+      })
+      expect(await readFile(file, 'utf8')).toBe(damaged)
     } finally {
       await rm(dir, { recursive: true, force: true })
     }

@@ -15,7 +15,8 @@ export function updateMeErrors(ctx: RequestContext, update: UserUpdateJson, pass
 }
 
 export function updateMe(ctx: RequestContext, update: UserUpdateJson): UserRow {
-  const user = ctx.user
+  // Looked up again, not taken from the token's identity: the store hands it out as a row being changed (--data logs it).
+  const user = ctx.store.user(ctx.user.id) as UserRow
   assertValid(updateMeErrors(ctx, update))
   let changed = false
   if (update.name !== undefined && update.name !== user.name) {

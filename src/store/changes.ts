@@ -1,0 +1,167 @@
+// What changed in the world, for the change log of --data (src/store/persistence.ts). Rows are
+// plain objects that handlers change in place, so a change is caught where rows are handed out:
+// every row a table, index or the store hands out during a write unit (a request that may write,
+// a run of due jobs, a webhook attempt settling) counts as touched, and is written whole when the
+// unit commits. Inserts, deletes and whole-team changes also decide where rows sit in their
+// arrays, so they go into one ordered list shared by all units, in the order they happened, and
+// every commit writes that list first: replayed in that order they put every row back in its place.
+//
+// Units are told apart with AsyncLocalStorage, so a row one request handed out before it awaited
+// its body is still that request's when it changes the row after. Without --data nothing records:
+// `recording.on` stays false and a table pays one property read per row it hands out.
+import { AsyncLocalStorage } from 'node:async_hooks'
+
+/** Where rows live: `<team>/<key>` for a team's state (its `team` row, `members`, each table), else a path in the world (`users`, `oauth.codes`). */
+export type Place = string
+
+export type RowKey = number | string
+
+/** One change, as the log keeps it (JSON). */
+export type Change =
+  /** A row added at the end of its array (jobs: in due order). */
+  | ['i', Place, unknown]
+  /** A row's new content (it stays where it is); nothing when no row has its key any more. */
+  | ['p', Place, unknown]
+  /** A row removed. */
+  | ['d', Place, RowKey]
+  /** A team added, or put in another's place (a snapshot restored): its whole state, as JSON text taken when it happened. */
+  | ['t', string]
+  /** A team removed (what goes with it is logged as deletes). */
+  | ['x', number]
+  /** A team's jobs replaced (a snapshot restored). */
+  | ['j', number, unknown[]]
+  /** Id sequences' new values. */
+  | ['s', Record<string, number>]
+
+/** The field that tells a place's rows apart. */
+export function keyField(place: Place): string {
+  const name = place.slice(place.lastIndexOf('/') + 1)
+  return name === 'members' ? 'user' : name === 'tokens' ? 'token' : name === 'baselines' ? 'team' : 'id'
+}
+
+/** The key of a row at a place. */
+function keyOf(row: object, place: Place): RowKey {
+  return (row as Record<string, unknown>)[keyField(place)] as RowKey
+}
+
+/** The rows of one world (one data file) that are recorded, and the ordered changes not yet committed. */
+export class ChangeSink {
+  /** Inserts, deletes and team changes of every unit, in the order they happened (rows serialised at commit). */
+  ordered: Array<{ change: Change; row?: object }> = []
+  readonly sequences = new Set<string>()
+  /** Bumped when a commit fails and the world is reloaded: units open then answer 500. */
+  epoch = 0
+
+  constructor(readonly sequenceValues: () => Partial<Record<string, number>>) {}
+}
+
+interface Registered {
+  sink: ChangeSink
+  place: Place
+}
+
+/** Arrays (and team states, for their `team` row) whose rows are recorded, with where they live. */
+const places = new WeakMap<object, Registered>()
+
+export class WriteUnit {
+  /** Touched rows, each once, with the array (or team state) that holds them. */
+  readonly touched = new Map<object, object>()
+  readonly epoch: number
+  closed = false
+
+  constructor(readonly sink: ChangeSink) {
+    this.epoch = sink.epoch
+  }
+}
+
+const units = new AsyncLocalStorage<WriteUnit>()
+
+/** Whether any world records changes (a --data world is open in this process). */
+export const recording = { on: false }
+
+/** Records the rows of `holder` (an array, or a team's state for its `team` row) as living at `place`. */
+export function register(sink: ChangeSink, holder: object, place: Place): void {
+  recording.on = true
+  places.set(holder, { sink, place })
+}
+
+/** Stops recording a holder (its team was replaced or dropped): changes to its old rows are not the world's any more. */
+export function unregister(holder: object): void {
+  places.delete(holder)
+}
+
+/** A row handed out: the open unit writes it when it commits. */
+export function touched(holder: object, row: object): void {
+  const unit = units.getStore()
+  if (unit !== undefined && !unit.closed) unit.touched.set(row, holder)
+}
+
+/** Rows handed out together (a group, a filter's result). */
+export function touchedAll(holder: object, rows: readonly object[]): void {
+  const unit = units.getStore()
+  if (unit === undefined || unit.closed) return
+  for (const row of rows) unit.touched.set(row, holder)
+}
+
+/** A row inserted into a recorded array. */
+export function inserted(holder: object, row: object): void {
+  const where = places.get(holder)
+  if (!where) return
+  where.sink.ordered.push({ change: ['i', where.place, null], row })
+  touched(holder, row)
+}
+
+/** A row removed from a recorded array. */
+export function deleted(holder: object, row: object): void {
+  const where = places.get(holder)
+  if (!where) return
+  where.sink.ordered.push({ change: ['d', where.place, keyOf(row, where.place)] })
+}
+
+/** A change that is not a row: a team added, replaced or dropped, a team's jobs replaced. */
+export function changed(sink: ChangeSink | undefined, change: Change): void {
+  sink?.ordered.push({ change })
+}
+
+/** An id sequence moved on. */
+export function sequenceMoved(sink: ChangeSink | undefined, name: string): void {
+  sink?.sequences.add(name)
+}
+
+/** Runs work as a write unit of the sink's world (nested units are units of their own). */
+export function inUnit<T>(sink: ChangeSink, work: (unit: WriteUnit) => T): T {
+  const unit = new WriteUnit(sink)
+  return units.run(unit, () => work(unit))
+}
+
+/**
+ * What a unit's commit writes: the ordered changes of every unit so far, the sequences that moved,
+ * and the unit's touched rows still living where they were handed out. Rows are serialised now.
+ */
+export function drain(unit: WriteUnit): Change[] {
+  unit.closed = true
+  const { sink } = unit
+  const changes: Change[] = []
+  // An inserted row goes in whole as it is now: no need to write it again as touched.
+  const written = new Set<object>()
+  for (const { change, row } of sink.ordered) {
+    if (change[0] === 'i' && row) {
+      changes.push(['i', change[1], row])
+      written.add(row)
+    } else {
+      changes.push(change)
+    }
+  }
+  sink.ordered = []
+  if (sink.sequences.size > 0) {
+    const values = sink.sequenceValues()
+    changes.push(['s', Object.fromEntries([...sink.sequences].map((name) => [name, values[name] ?? 0]))])
+    sink.sequences.clear()
+  }
+  for (const [row, holder] of unit.touched) {
+    const where = places.get(holder)
+    if (where?.sink === sink && !written.has(row)) changes.push(['p', where.place, row])
+  }
+  unit.touched.clear()
+  return changes
+}

@@ -1,0 +1,56 @@
+// Whether a world read from a data file (and its change log) is one this version can serve: its
+// format, then every row against the JSON Schema of the world's types (world-format.schema.json,
+// generated from them by npm run world-schema), then keys that must be unique. A file that fails
+// is refused with one line naming the first problem; nothing is written.
+import { Ajv, type ErrorObject } from 'ajv'
+import { keyField } from './changes.ts'
+import { DataFileError } from './log.ts'
+import worldSchema from './world-format.schema.json' with { type: 'json' }
+import { WORLD_FORMAT, type WorldData } from './world.ts'
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
+
+/** What the data file holds is a world of this format: checked before its change log is replayed onto it. */
+export function checkFormat(value: unknown, file: string): asserts value is WorldData & { log?: unknown } {
+  if (!isObject(value)) {
+    throw new DataFileError(`data file ${file} holds ${value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`}, not a world; nothing was changed (delete it to start from the seeded world)`)
+  }
+  if (value.format !== WORLD_FORMAT) {
+    const format = value.format === undefined ? 'no format' : `format ${JSON.stringify(value.format)}`
+    throw new DataFileError(`data file ${file} has ${format}, this version reads format ${WORLD_FORMAT}; delete it to start from the seeded world`)
+  }
+}
+
+let validate: ReturnType<Ajv['compile']> | undefined
+
+/** The first problem the schema finds, where it is, in words. */
+function describe(error: ErrorObject): string {
+  const where = error.instancePath === '' ? 'the world' : error.instancePath
+  if (error.keyword === 'required') return `${where} has no ${(error.params as { missingProperty: string }).missingProperty}`
+  if (error.keyword === 'type') return `${where} must be ${(error.params as { type: string }).type}`
+  return `${where} ${error.message ?? 'is not valid'}`
+}
+
+/** Every row as the types say, and no two rows of one table with the same key. */
+export function checkWorld(data: WorldData, file: string): void {
+  validate ??= new Ajv({ allErrors: false, strict: false }).compile(worldSchema)
+  const damaged = (problem: string) => new DataFileError(`data file ${file} is damaged: ${problem}; nothing was changed (restore it, or delete it to start from the seeded world)`)
+  if (!validate(data)) throw damaged(describe((validate.errors as ErrorObject[])[0] as ErrorObject))
+  const unique = (rows: readonly object[], field: string, where: string) => {
+    const seen = new Set<unknown>()
+    for (const row of rows) {
+      const key = (row as Record<string, unknown>)[field]
+      if (seen.has(key)) throw damaged(`${where} has two rows with ${field} ${JSON.stringify(key)}`)
+      seen.add(key)
+    }
+  }
+  unique(
+    data.teams.map((state) => state.team),
+    'id',
+    '/teams',
+  )
+  for (const place of ['users', 'tokens', 'jobs', 'snapshots', 'baselines'] as const) unique(data[place], keyField(place), `/${place}`)
+  data.teams.forEach((state, index) => {
+    for (const [key, rows] of Object.entries(state)) if (Array.isArray(rows)) unique(rows as object[], keyField(key), `/teams/${index}/${key}`)
+  })
+}
