@@ -69,13 +69,14 @@ async function serveMock(config: ServeConfig, announce: boolean): Promise<{ orig
       ...(oauthClient ? [`  OAuth    ${origin}/oauth/authorize and /oauth/token; client ${oauthClient.name}: id ${oauthClient.id}, secret ${oauthClient.secret}`] : []),
       `  Try      curl -H "Authorization: Bearer ${firstToken}" "${origin}${API_BASE}/clients?limit=2"`,
     ]
-    console.log(lines.join('\n'))
+    // Stoppable before it says it is listening: a signal sent on reading these lines finds its handler.
     const stop = (signal: string) => {
       console.log(`ivs-mock: ${signal}, stopping`)
       void mock.close().finally(() => process.exit(0))
     }
     process.once('SIGINT', () => stop('SIGINT'))
     process.once('SIGTERM', () => stop('SIGTERM'))
+    console.log(lines.join('\n'))
   }
   return { origin, close: () => mock.close() }
 }
@@ -148,7 +149,6 @@ async function runProxy(config: ProxyConfig): Promise<void> {
     console.error(`ivs-mock proxy: ${code === 'EADDRINUSE' ? `port ${config.port} on ${config.host} is already in use; choose another with --port` : (error as Error).message}`)
     process.exit(1)
   }
-  console.log(`ivs-mock proxy listening on http://${displayHost(config.host)}:${port} -> ${config.upstream} (stop with Ctrl-C to write the reports)`)
   const stop = async (signal: string) => {
     await proxy.stop()
     const written: string[] = []
@@ -175,6 +175,7 @@ async function runProxy(config: ProxyConfig): Promise<void> {
   }
   process.once('SIGINT', () => void stop('SIGINT'))
   process.once('SIGTERM', () => void stop('SIGTERM'))
+  console.log(`ivs-mock proxy listening on http://${displayHost(config.host)}:${port} -> ${config.upstream} (stop with Ctrl-C to write the reports)`)
 }
 
 async function main(argv: string[]): Promise<void> {
