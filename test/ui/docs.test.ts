@@ -5,6 +5,7 @@
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { launchBrowser, RUN_BROWSER_TESTS, screenshot, seriousViolations, serveMock, SKIP_MESSAGE, type Browser, type Served } from '../support/browser.ts'
+import { VERSION } from '../../src/mock.ts'
 import { createTestMock } from '../support/mock.ts'
 
 describe.skipIf(!RUN_BROWSER_TESTS)(`the API reference in Chromium${RUN_BROWSER_TESTS ? '' : ` (${SKIP_MESSAGE})`}`, () => {
@@ -13,7 +14,8 @@ describe.skipIf(!RUN_BROWSER_TESTS)(`the API reference in Chromium${RUN_BROWSER_
   let page: Page
 
   beforeAll(async () => {
-    served = await serveMock(createTestMock())
+    // The package's version, as `npm start` shows it (the README's screenshot is taken here).
+    served = await serveMock(createTestMock({ app: { version: VERSION } }))
     browser = await launchBrowser()
     page = await browser.page()
   })
