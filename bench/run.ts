@@ -116,7 +116,11 @@ const options = new Command('bench')
   .option('--rounds <n>', 'rounds over all targets, interleaved; medians are reported', positiveInteger, 3)
   .option('--startups <n>', 'start-ups of each server, interleaved; the median is reported', positiveInteger, 5)
   .option('--only-startup', 'measure start-up only, no load')
-  .option('--no-scale', 'skip the scale figures (bench/scale.ts: 100,000 clients and 250,000 records); --only-scale measures only them')
+  .option('--scale-records <n>', 'records of the scale team of 100,000 clients (bench/scale.ts; 0: none)', (value: string) => {
+    const records = Number(value)
+    if (!Number.isInteger(records) || records < 0 || records > 250_000) throw new InvalidArgumentError('expected a whole number from 0 to 250000.')
+    return records
+  }, 250_000)
   .option('--only-scale', 'measure only the scale figures')
   .option('--large-team <clients>', 'clients of the large team made through POST /_mock/teams (0: none)', countOfClients, 100_000)
   .option('--snapshot-team <clients>', 'clients of the team snapshotted and restored through the control API (0: none)', countOfClients, 5000)
@@ -124,7 +128,7 @@ const options = new Command('bench')
   .option('--latency-requests <n>', 'requests, one at a time, for the latency of GET /clients/{id} direct and through the proxy (0: none)', countOfClients, 2000)
   .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : 2))
   .parse(process.argv)
-  .opts<{ duration: number; connections: number; warmup: number; rounds: number; startups: number; onlyStartup?: boolean; scale: boolean; onlyScale?: boolean; largeTeam: number; snapshotTeam: number; only?: RegExp; latencyRequests: number }>()
+  .opts<{ duration: number; connections: number; warmup: number; rounds: number; startups: number; onlyStartup?: boolean; scaleRecords: number; onlyScale?: boolean; largeTeam: number; snapshotTeam: number; only?: RegExp; latencyRequests: number }>()
 
 interface Started {
   child: ChildProcess
@@ -274,7 +278,7 @@ async function main(): Promise<void> {
   const mockCommand = [bin, 'serve', '--port', '0', '--rate-limit', '1000000000']
   const children: ChildProcess[] = []
   const cleanups: Array<() => void> = []
-  const scale = () => measureScale({ bin, clients: 100_000, records: 250_000, connections: options.connections, duration: options.duration, warmup: options.warmup })
+  const scale = () => measureScale({ bin, clients: 100_000, records: options.scaleRecords, connections: options.connections, duration: options.duration, warmup: options.warmup })
   try {
     if (options.onlyScale) return await scale()
     console.log('start-up:')
@@ -411,7 +415,7 @@ async function main(): Promise<void> {
       )
     }
     console.log(startupGoal)
-    if (options.scale) await scale()
+    if (options.scaleRecords > 0) await scale()
   } finally {
     // The mocks stop first: one on a data file finishes a compaction before its folder goes.
     await Promise.all(children.map(stop))
