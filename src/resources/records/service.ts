@@ -65,7 +65,9 @@ export function listRecords(ctx: RequestContext, query: RecordsListQuery, rows?:
     (clientVisibility === undefined || hasVisibility(clientVisibility, ctx.team.clients.get(record.client)?.archived_at))
   if (rows === undefined && status !== undefined) {
     const index = ctx.team.recordsByStatus
-    const records = index.withStatus(ctx.team, status, now).filter(wanted)
+    const bucket = index.withStatus(ctx.team, status, now)
+    const unfiltered = !onlyAssigned && visibility === undefined && createdBy === undefined && assignee === undefined && clientVisibility === undefined
+    const records = unfiltered ? [...bucket] : bucket.filter(wanted)
     if (query.sort_by === 'created_at' && index.inCreationOrder) return query.order_by === 'desc' ? records.reverse() : records
     return sortRows(records, sortAccessors(ctx), query)
   }
