@@ -50,7 +50,7 @@ function sortAccessors(ctx: RequestContext): SortAccessors<RecordRow, SortKey<Re
  * rows: the records to list (a client's); all the team's by default, where a status filter reads
  * the status index and, sorted by created_at, keeps its order instead of sorting.
  */
-export function listRecords(ctx: RequestContext, query: RecordsListQuery, rows?: readonly RecordRow[]): RecordRow[] {
+export function listRecords(ctx: RequestContext, query: RecordsListQuery, rows?: readonly RecordRow[]): readonly RecordRow[] {
   const { status, visibility, assignee, client_visibility: clientVisibility } = query
   // created_by replaces the deprecated creator; when both are given, created_by wins.
   const createdBy = query.created_by ?? query.creator
@@ -67,9 +67,12 @@ export function listRecords(ctx: RequestContext, query: RecordsListQuery, rows?:
     const index = ctx.team.recordsByStatus
     const bucket = index.withStatus(ctx.team, status, now)
     const unfiltered = !onlyAssigned && visibility === undefined && createdBy === undefined && assignee === undefined && clientVisibility === undefined
-    const records = unfiltered ? [...bucket] : bucket.filter(wanted)
-    if (query.sort_by === 'created_at' && index.inCreationOrder) return query.order_by === 'desc' ? records.reverse() : records
-    return sortRows(records, sortAccessors(ctx), query)
+    if (query.sort_by === 'created_at' && index.inCreationOrder) {
+      // Ascending and unfiltered, the bucket is the answer as it is: a page then costs its rows.
+      if (query.order_by !== 'desc') return unfiltered ? bucket : bucket.filter(wanted)
+      return (unfiltered ? bucket.slice() : bucket.filter(wanted)).reverse()
+    }
+    return sortRows(unfiltered ? bucket : bucket.filter(wanted), sortAccessors(ctx), query)
   }
   const records = (rows ?? ctx.team.records.all()).filter((record) => wanted(record) && (status === undefined || recordStatus(ctx.team, record, now) === status))
   return sortRows(records, sortAccessors(ctx), query)
