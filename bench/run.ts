@@ -12,6 +12,7 @@ import { Command, InvalidArgumentError } from 'commander'
 import { build as esbuild } from 'esbuild'
 import { bundleOptions } from '../src/build/bundle.ts'
 import { build } from '../src/build/main.ts'
+import { measureScale } from './scale.ts'
 
 const TOKEN = 'ivs_acme_owner'
 const STARTUP_LIMIT_MS = 30_000
@@ -115,13 +116,19 @@ const options = new Command('bench')
   .option('--rounds <n>', 'rounds over all targets, interleaved; medians are reported', positiveInteger, 3)
   .option('--startups <n>', 'start-ups of each server, interleaved; the median is reported', positiveInteger, 5)
   .option('--only-startup', 'measure start-up only, no load')
+  .option('--scale-records <n>', 'records of the scale team of 100,000 clients (bench/scale.ts; 0: none)', (value: string) => {
+    const records = Number(value)
+    if (!Number.isInteger(records) || records < 0 || records > 250_000) throw new InvalidArgumentError('expected a whole number from 0 to 250000.')
+    return records
+  }, 250_000)
+  .option('--only-scale', 'measure only the scale figures')
   .option('--large-team <clients>', 'clients of the large team made through POST /_mock/teams (0: none)', countOfClients, 100_000)
   .option('--snapshot-team <clients>', 'clients of the team snapshotted and restored through the control API (0: none)', countOfClients, 5000)
   .option('--only <regex>', 'load only the targets whose name matches (the bare handler always runs)', (value: string) => new RegExp(value, 'i'))
   .option('--latency-requests <n>', 'requests, one at a time, for the latency of GET /clients/{id} direct and through the proxy (0: none)', countOfClients, 2000)
   .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : 2))
   .parse(process.argv)
-  .opts<{ duration: number; connections: number; warmup: number; rounds: number; startups: number; onlyStartup?: boolean; largeTeam: number; snapshotTeam: number; only?: RegExp; latencyRequests: number }>()
+  .opts<{ duration: number; connections: number; warmup: number; rounds: number; startups: number; onlyStartup?: boolean; scaleRecords: number; onlyScale?: boolean; largeTeam: number; snapshotTeam: number; only?: RegExp; latencyRequests: number }>()
 
 interface Started {
   child: ChildProcess
@@ -271,7 +278,9 @@ async function main(): Promise<void> {
   const mockCommand = [bin, 'serve', '--port', '0', '--rate-limit', '1000000000']
   const children: ChildProcess[] = []
   const cleanups: Array<() => void> = []
+  const scale = () => measureScale({ bin, clients: 100_000, records: options.scaleRecords, connections: options.connections, duration: options.duration, warmup: options.warmup })
   try {
+    if (options.onlyScale) return await scale()
     console.log('start-up:')
     const startup = await measureStartups(mockCommand, [bareBundle])
     const startupLine = `start-up: ${startup.mock.toFixed(0)} ms from spawn to listening (bare handler: ${startup.bare.toFixed(0)} ms), medians of ${options.startups}`
@@ -406,6 +415,7 @@ async function main(): Promise<void> {
       )
     }
     console.log(startupGoal)
+    if (options.scaleRecords > 0) await scale()
   } finally {
     // The mocks stop first: one on a data file finishes a compaction before its folder goes.
     await Promise.all(children.map(stop))

@@ -37,9 +37,61 @@ function firstAfter(jobs: readonly JobRow[], moment: number): number {
   return low
 }
 
+/**
+ * The jobs of each queue by what they are about (kind, team, subject), so cancelling a record's
+ * reminders does not walk the whole queue. Kept beside the queue array (every Scheduler on the
+ * same queue shares it), built when first needed, and dropped when the queue is changed wholesale
+ * (forgetJobIndex); cancel checks each job it names is still in the queue.
+ */
+const jobIndexes = new WeakMap<JobRow[], Map<string, JobRow[]>>()
+
+const aboutKey = (kind: string, team: number, subject: number) => `${kind} ${team} ${subject}`
+
+function jobIndex(jobs: JobRow[]): Map<string, JobRow[]> {
+  let index = jobIndexes.get(jobs)
+  if (index) return index
+  index = new Map()
+  for (const job of jobs) indexJob(index, job)
+  jobIndexes.set(jobs, index)
+  return index
+}
+
+function indexJob(index: Map<string, JobRow[]>, job: JobRow): void {
+  const key = aboutKey(job.kind, job.team, job.subject)
+  const same = index.get(key)
+  if (same) same.push(job)
+  else index.set(key, [job])
+}
+
+function unindexJob(jobs: JobRow[], job: JobRow): void {
+  const index = jobIndexes.get(jobs)
+  if (!index) return
+  const key = aboutKey(job.kind, job.team, job.subject)
+  const same = index.get(key)
+  if (!same) return
+  const at = same.indexOf(job)
+  if (at >= 0) same.splice(at, 1)
+  if (same.length === 0) index.delete(key)
+}
+
+/** The queue was changed other than through these functions (a world reloaded): its index is built again when next needed. */
+export function forgetJobIndex(jobs: JobRow[]): void {
+  jobIndexes.delete(jobs)
+}
+
+/** Where a job sits in a queue sorted by due (a search among the jobs due at its moment), or -1. */
+function positionOf(jobs: readonly JobRow[], job: JobRow): number {
+  for (let index = firstAfter(jobs, job.due - 1); index < jobs.length && (jobs[index] as JobRow).due === job.due; index++) {
+    if (jobs[index] === job) return index
+  }
+  return -1
+}
+
 /** Puts a job into a queue sorted by due moment, after the jobs due at the same moment. */
 export function insertJob(jobs: JobRow[], job: JobRow): void {
   jobs.splice(firstAfter(jobs, job.due), 0, job)
+  const index = jobIndexes.get(jobs)
+  if (index) indexJob(index, job)
 }
 
 const dueOrder = (a: JobRow, b: JobRow) => a.due - b.due || a.id - b.id
@@ -49,6 +101,7 @@ const dueOrder = (a: JobRow, b: JobRow) => a.due - b.due || a.id - b.id
  * in `replacement` (any order), keeping the queue sorted. In place: the scheduler holds the array.
  */
 export function replaceTeamJobs(jobs: JobRow[], team: number, replacement: readonly JobRow[]): void {
+  forgetJobIndex(jobs)
   const others = jobs.filter((job) => job.team !== team)
   const incoming = [...replacement].sort(dueOrder)
   jobs.length = 0
@@ -97,6 +150,7 @@ export class Scheduler {
   unschedule(job: JobRow): void {
     for (let index = firstAfter(this.jobs, job.due - 1); index < this.jobs.length && (this.jobs[index] as JobRow).due === job.due; index++) {
       if ((this.jobs[index] as JobRow).id === job.id) {
+        unindexJob(this.jobs, this.jobs[index] as JobRow)
         this.jobs.splice(index, 1)
         this.log?.removed(job)
         return
@@ -106,12 +160,16 @@ export class Scheduler {
 
   /** Drops the jobs of a kind about a subject (a record's expiry moved, a reminder was switched off). */
   cancel(kind: string, team: number, subject: number): void {
-    for (let index = this.jobs.length - 1; index >= 0; index--) {
-      const job = this.jobs[index] as JobRow
-      if (job.kind === kind && job.team === team && job.subject === subject) {
-        this.jobs.splice(index, 1)
-        this.log?.removed(job)
-      }
+    const index = jobIndex(this.jobs)
+    const key = aboutKey(kind, team, subject)
+    const jobs = index.get(key)
+    if (!jobs) return
+    index.delete(key)
+    for (const job of jobs) {
+      const at = positionOf(this.jobs, job)
+      if (at < 0) continue
+      this.jobs.splice(at, 1)
+      this.log?.removed(job)
     }
   }
 
@@ -144,6 +202,7 @@ export class Scheduler {
     while (this.jobs.length > 0 && (this.jobs[0] as JobRow).due <= moment) {
       if (++ran > MAX_JOBS_PER_RUN) throw new Error(`scheduler: more than ${MAX_JOBS_PER_RUN} jobs due at once`)
       const job = this.jobs.shift() as JobRow
+      unindexJob(this.jobs, job)
       this.log?.removed(job)
       // Results, reminders and expiry carry the moment they were due, not the moment they ran.
       this.clock.set(new Date(job.due))

@@ -3,7 +3,11 @@
 // Letters that do not decompose under NFKD, so stripping diacritics leaves them as they are.
 const UNDECOMPOSED: Record<string, string> = { ø: 'o', ł: 'l', đ: 'd', ħ: 'h', ŧ: 't', ı: 'i', æ: 'ae', œ: 'oe', ß: 'ss', þ: 'th', ð: 'd' }
 
+/** Text that folds by lower-casing alone (the common case, and the fast one): printable ASCII but the two ASCII diacritics, ^ and `. */
+const PLAIN = /^[\x20-\x5d\x5f\x61-\x7e]*$/
+
 export function foldText(text: string): string {
+  if (PLAIN.test(text)) return text.toLowerCase()
   return text
     .normalize('NFKD')
     .replace(/\p{Diacritic}/gu, '')

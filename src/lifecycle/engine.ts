@@ -48,6 +48,7 @@ export function submitStep(ctx: TeamContext, record: RecordRow, step: StepRow, s
   if (step.form !== null) submitForm(ctx, record, step, submission.answers)
   const now = ctx.clock.timestamp()
   step.completed_at = now
+  ctx.team.records.changed(record)
   if (step.document !== null) completeRecordDocument(ctx, record, step, submission.uploads)
   const check = step.check === null ? undefined : ctx.team.checks.get(step.check)
   if (!check) return

@@ -26,6 +26,8 @@ const MINUTE = 60_000
 const HOUR = 60 * MINUTE
 const DAY = 24 * HOUR
 const OPEN_FOR = 5 * 365 * DAY
+/** Credits an owner buys when the seeded records have used up the team's. */
+const TOP_UP = 1000
 
 type Scenario = 'pending' | 'started' | 'waiting' | 'paused' | 'complete' | 'consider' | 'incomplete' | 'empty' | 'reviewed' | 'archived' | 'amendments'
 
@@ -158,23 +160,34 @@ export function generateRecords(faker: Faker, store: Store, team: Team, count: n
     const client = faker.helpers.arrayElement(clients)
     const steps = faker.helpers.arrayElement(STEP_SETS)
     const useTemplate = faker.datatype.boolean(0.2)
-    let record: RecordRow
-    try {
-      record = createRecord(creator, {
-        client: client.id,
-        ...(useTemplate
-          ? { template: faker.helpers.arrayElement(team.recordTemplates.all()).id }
-          : { steps: steps as [StepInputJson, ...StepInputJson[]], notification: faker.helpers.arrayElement(['email', false] as const) }),
-      })
-    } catch (error) {
-      // The team's credits ran out (a 422): that record is not made.
-      if (error instanceof HttpError) continue
-      throw error
+    const input = {
+      client: client.id,
+      ...(useTemplate
+        ? { template: faker.helpers.arrayElement(team.recordTemplates.all()).id }
+        : { steps: steps as [StepInputJson, ...StepInputJson[]], notification: faker.helpers.arrayElement(['email', false] as const) }),
     }
+    // The team's credits ran out (a 422): its owner buys more, as a team making this many records would.
+    const record =
+      attempt(() => createRecord(creator, input)) ??
+      attempt(() => {
+        team.credits.insert({ id: store.nextId('credit'), credits: TOP_UP, reason: 'Credit purchase', causer: { id: owner.user, type: 'user' }, created_at: clock.timestamp() })
+        return createRecord(creator, input)
+      })
+    if (record === undefined) continue
     if (!EXPIRING.has(scenario)) setExpiry({ ...services, team }, record, toTimestamp(new Date(at + OPEN_FOR)))
     drive(services, team, record, scenario, faker)
   }
   services.scheduler.advance(Math.max(0, epoch.getTime() - clock.now().getTime()))
+}
+
+/** What work makes, or undefined when the service refuses it (an HttpError: a 422). */
+function attempt<T>(work: () => T): T | undefined {
+  try {
+    return work()
+  } catch (error) {
+    if (error instanceof HttpError) return undefined
+    throw error
+  }
 }
 
 /** Plays the client's and the team's part for a record, right after it was made. */

@@ -31,6 +31,17 @@ export class Table<T extends { id: number }> implements Iterable<T> {
     return this.rows[Symbol.iterator]()
   }
 
+  /** The rows with these ids (those that still exist) that pass predicate, handed out like filter's. */
+  pick(ids: Iterable<number>, predicate: (row: T) => boolean): T[] {
+    const rows: T[] = []
+    for (const id of ids) {
+      const row = this.byId.get(id)
+      if (row !== undefined && predicate(row)) rows.push(row)
+    }
+    if (recording.on) touchedAll(this.rows, rows)
+    return rows
+  }
+
   filter(predicate: (row: T) => boolean): T[] {
     const rows = this.rows.filter(predicate)
     if (recording.on) touchedAll(this.rows, rows)
@@ -57,6 +68,21 @@ export class Table<T extends { id: number }> implements Iterable<T> {
   }
 
   /**
+   * A row was changed in place where an index keys it by something that can change (a client's
+   * name): the indexes that care move it.
+   */
+  changed(row: T): void {
+    for (const index of this.groups) index.update?.(row)
+  }
+
+  /** Keeps an index of the resource's own in step with the table's inserts, deletes and changes. */
+  index<I extends RowIndex<T>>(index: I): I {
+    for (const row of this.rows) index.add(row)
+    this.groups.push(index)
+    return index
+  }
+
+  /**
    * Rows grouped by a key that never changes once a row exists (a foreign id such as a record's
    * client), kept in step with the table.
    */
@@ -76,9 +102,11 @@ export class Table<T extends { id: number }> implements Iterable<T> {
   }
 }
 
-interface RowIndex<T> {
+export interface RowIndex<T> {
   add(row: T): void
   remove(row: T): void
+  /** The row changed in place (Table.changed). */
+  update?(row: T): void
 }
 
 export class UniqueIndex<K, T extends object> implements RowIndex<T> {

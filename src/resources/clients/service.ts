@@ -2,7 +2,7 @@ import { canSee, emit, visibleRow, type RequestContext, type TeamContext } from 
 import type { AddressReplaceJson, ClientCreateJson, ClientsListQuery, ClientUpdateJson } from '../../contracts/generated.ts'
 import { forbidden } from '../../kernel/errors.ts'
 import { seesOnlyAssigned } from '../../kernel/roles.ts'
-import { matchesSearch, searchWords } from '../../kernel/search.ts'
+import { foldText, matchesSearch, searchWords } from '../../kernel/search.ts'
 import { sortRows, type SortAccessors, type SortKey } from '../../kernel/sort.ts'
 import { hasVisibility } from '../../kernel/visibility.ts'
 import { assignCreator } from '../assignees/index.ts'
@@ -11,6 +11,7 @@ import type { Team } from '../../store/world.ts'
 import { cancelDeletionReminder, scheduleDeletionReminder } from './jobs.ts'
 import { EMPTY_ADDRESS, type AddressRow, type ClientRow, type NameRow } from './rows.ts'
 import { canDeleteClient } from './rules.ts'
+import { searchedFields } from './search-index.ts'
 
 /** Names of the organisations each client belongs to (the search looks at them). */
 function organisationNamesByClient(team: Team): Map<number, string[]> {
@@ -52,24 +53,35 @@ export function listClients(ctx: RequestContext, query: ClientsListQuery): Clien
   const organisationNames = words.length > 0 ? organisationNamesByClient(ctx.team) : undefined
   const wantedReference = reference?.toLowerCase()
   const today = ctx.clock.today()
-  const clients = ctx.team.clients.filter(
-    (client) =>
-      (!onlyAssigned || canSee(ctx, client)) &&
-      (status === undefined || client.status === status) &&
-      hasVisibility(visibility, client.archived_at) &&
-      (assignee === undefined || client.assignees.some((a) => a.user === assignee)) &&
-      (wantedReference === undefined || client.reference?.toLowerCase() === wantedReference) &&
-      (deletion_date === undefined || inDeletionBucket(client, deletion_date, today)) &&
-      (words.length === 0 ||
-        matchesSearch(words, [
-          client.name.first_name,
-          client.name.middle_name,
-          client.name.last_name,
-          client.reference,
-          ...(organisationNames?.get(client.id) ?? []),
-        ])),
-  )
+  const wanted = (client: ClientRow) =>
+    (!onlyAssigned || canSee(ctx, client)) &&
+    (status === undefined || client.status === status) &&
+    hasVisibility(visibility, client.archived_at) &&
+    (assignee === undefined || client.assignees.some((a) => a.user === assignee)) &&
+    (wantedReference === undefined || client.reference?.toLowerCase() === wantedReference) &&
+    (deletion_date === undefined || inDeletionBucket(client, deletion_date, today)) &&
+    (words.length === 0 || matchesSearch(words, [...searchedFields(client), ...(organisationNames?.get(client.id) ?? [])]))
+  const candidates = organisationNames && searchCandidates(ctx.team, words, organisationNames)
+  const clients = candidates ? ctx.team.clients.pick(candidates, wanted) : ctx.team.clients.filter(wanted)
   return sortRows(clients, sortAccessors, query)
+}
+
+/**
+ * The ids of the only clients that can match every word (the index narrows, the search decides):
+ * for the word with the fewest, the clients whose own fields have its rarest trigram and those in
+ * an organisation whose name holds it. Undefined when no word can be narrowed down (all shorter
+ * than three letters): then every client is a candidate.
+ */
+function searchCandidates(team: Team, words: readonly string[], organisationNames: ReadonlyMap<number, readonly string[]>): number[] | undefined {
+  let fewest: number[] | undefined
+  for (const word of words) {
+    const own = team.clientSearch.candidates(word)
+    if (own === undefined) continue
+    const ids = new Set(own)
+    for (const [client, names] of organisationNames) if (!ids.has(client) && names.some((name) => foldText(name).includes(word))) ids.add(client)
+    if (fewest === undefined || ids.size < fewest.length) fewest = [...ids]
+  }
+  return fewest
 }
 
 /** The caller's client: 404 when the team has none with that id, 403 when an assigned-only caller is not assigned to it. */
@@ -179,6 +191,7 @@ export function updateClient(ctx: RequestContext, client: ClientRow, input: Clie
   const statusChanged = input.status !== undefined && input.status !== client.status
   if (input.status !== undefined) client.status = input.status
   if (changed || statusChanged) {
+    ctx.team.clients.changed(client)
     client.updated_at = ctx.clock.timestamp()
     emit(ctx, 'client.updated', { client: client.id })
   }

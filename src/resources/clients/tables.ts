@@ -2,6 +2,7 @@
 import { declareTables } from '../../store/world.ts'
 import { Table } from '../../store/table.ts'
 import type { ClientRow } from './rows.ts'
+import { ClientSearchIndex } from './search-index.ts'
 
 declare module '../../store/world.ts' {
   interface TeamRows {
@@ -9,6 +10,8 @@ declare module '../../store/world.ts' {
   }
   interface TeamTables {
     clients: Table<ClientRow>
+    /** Trigrams of the clients' names and references, for the search (search-index.ts). */
+    clientSearch: ClientSearchIndex
   }
   interface IdSequences {
     client: true
@@ -17,5 +20,8 @@ declare module '../../store/world.ts' {
 
 export const clientTables = declareTables({
   rows: ['clients'],
-  open: (state) => ({ clients: new Table(state.clients) }),
+  open(state) {
+    const clients = new Table(state.clients)
+    return { clients, clientSearch: clients.index(new ClientSearchIndex(state.clients)) }
+  },
 })

@@ -74,6 +74,7 @@ function applyToClient(ctx: RequestContext, client: ClientRow, name: ProposedNam
     }
   }
   if (!changed) return
+  ctx.team.clients.changed(client)
   client.updated_at = now
   emit(ctx, 'client.updated', { client: client.id })
 }

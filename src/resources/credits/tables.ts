@@ -1,6 +1,6 @@
 // What this resource keeps in each team: its rows, tables and indexes, and its id sequences.
 import { declareTables } from '../../store/world.ts'
-import { Table } from '../../store/table.ts'
+import { Table, type RowIndex } from '../../store/table.ts'
 import type { CreditRow } from './rows.ts'
 
 declare module '../../store/world.ts' {
@@ -9,13 +9,31 @@ declare module '../../store/world.ts' {
   }
   interface TeamTables {
     credits: Table<CreditRow>
+    /** The sum of the entries, kept as they come and go (a record pays from it). */
+    creditBalance: CreditBalance
   }
   interface IdSequences {
     credit: true
   }
 }
 
+/** The team's balance: ledger entries are never changed once written, so adding them up as they come is exact. */
+export class CreditBalance implements RowIndex<CreditRow> {
+  total = 0
+
+  add(entry: CreditRow): void {
+    this.total += entry.credits
+  }
+
+  remove(entry: CreditRow): void {
+    this.total -= entry.credits
+  }
+}
+
 export const creditTables = declareTables({
   rows: ['credits'],
-  open: (state) => ({ credits: new Table(state.credits) }),
+  open(state) {
+    const credits = new Table(state.credits)
+    return { credits, creditBalance: credits.index(new CreditBalance()) }
+  },
 })

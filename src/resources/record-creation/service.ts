@@ -46,9 +46,7 @@ export function recordCreateErrors(ctx: RequestContext, input: RecordCreateJson,
 }
 
 export function creditBalance(ctx: TeamContext): number {
-  let balance = 0
-  for (const entry of ctx.team.credits) balance += entry.credits
-  return balance
+  return ctx.team.creditBalance.total
 }
 
 /** What a paid check is called in the credits ledger, by the contract's step type. */

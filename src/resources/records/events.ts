@@ -16,6 +16,7 @@ export function publishRecord(ctx: TeamContext, type: string, record: RecordRow)
 export function recordChanged(ctx: TeamContext, record: RecordRow): void {
   const now = ctx.clock.timestamp()
   record.updated_at = now
+  ctx.team.records.changed(record)
   publishRecord(ctx, 'record.updated', record)
   settleFinished(ctx, record)
 }

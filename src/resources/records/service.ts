@@ -46,22 +46,35 @@ function sortAccessors(ctx: RequestContext): SortAccessors<RecordRow, SortKey<Re
   }
 }
 
-export function listRecords(ctx: RequestContext, query: RecordsListQuery, rows: readonly RecordRow[] = ctx.team.records.all()): RecordRow[] {
+/**
+ * rows: the records to list (a client's); all the team's by default, where a status filter reads
+ * the status index and, sorted by created_at, keeps its order instead of sorting.
+ */
+export function listRecords(ctx: RequestContext, query: RecordsListQuery, rows?: readonly RecordRow[]): readonly RecordRow[] {
   const { status, visibility, assignee, client_visibility: clientVisibility } = query
   // created_by replaces the deprecated creator; when both are given, created_by wins.
   const createdBy = query.created_by ?? query.creator
   const onlyAssigned = seesOnlyAssigned(ctx.member.role)
   const now = ctx.clock.timestamp()
-  const records = rows.filter(
-    (record) =>
-      (!onlyAssigned || canSee(ctx, record)) &&
-      hasVisibility(visibility, record.archived_at) &&
-      (createdBy === undefined || record.created_by === createdBy) &&
-      (assignee === undefined ||
-        (typeof assignee === 'boolean' ? record.assignees.length > 0 === assignee : record.assignees.some((row) => row.user === assignee))) &&
-      (clientVisibility === undefined || hasVisibility(clientVisibility, ctx.team.clients.get(record.client)?.archived_at)) &&
-      (status === undefined || recordStatus(ctx.team, record, now) === status),
-  )
+  const wanted = (record: RecordRow) =>
+    (!onlyAssigned || canSee(ctx, record)) &&
+    hasVisibility(visibility, record.archived_at) &&
+    (createdBy === undefined || record.created_by === createdBy) &&
+    (assignee === undefined ||
+      (typeof assignee === 'boolean' ? record.assignees.length > 0 === assignee : record.assignees.some((row) => row.user === assignee))) &&
+    (clientVisibility === undefined || hasVisibility(clientVisibility, ctx.team.clients.get(record.client)?.archived_at))
+  if (rows === undefined && status !== undefined) {
+    const index = ctx.team.recordsByStatus
+    const bucket = index.withStatus(ctx.team, status, now)
+    const unfiltered = !onlyAssigned && visibility === undefined && createdBy === undefined && assignee === undefined && clientVisibility === undefined
+    if (query.sort_by === 'created_at' && index.inCreationOrder) {
+      // Ascending and unfiltered, the bucket is the answer as it is: a page then costs its rows.
+      if (query.order_by !== 'desc') return unfiltered ? bucket : bucket.filter(wanted)
+      return (unfiltered ? bucket.slice() : bucket.filter(wanted)).reverse()
+    }
+    return sortRows(unfiltered ? bucket : bucket.filter(wanted), sortAccessors(ctx), query)
+  }
+  const records = (rows ?? ctx.team.records.all()).filter((record) => wanted(record) && (status === undefined || recordStatus(ctx.team, record, now) === status))
   return sortRows(records, sortAccessors(ctx), query)
 }
 
@@ -90,6 +103,7 @@ function expiryFrom(ctx: TeamContext, value: string | boolean): string {
 /** Moves the expiry (and its job); reminders stop once the record has expired. */
 export function setExpiry(ctx: TeamContext, record: RecordRow, expiredAt: string): void {
   record.expired_at = expiredAt
+  ctx.team.records.changed(record)
   scheduleExpiry(ctx, record)
   if (isExpired(record, ctx.clock.timestamp())) stopReminders(ctx, record)
   else if (record.has_reminders) scheduleReminders(ctx, record)

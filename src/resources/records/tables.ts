@@ -2,6 +2,7 @@
 import { declareTables } from '../../store/world.ts'
 import { Table, type GroupIndex, type UniqueIndex } from '../../store/table.ts'
 import type { CheckRow, CorrectionRow, RecordDocumentRow, RecordRow, RecordTemplateRow, StepReviewRow } from './rows.ts'
+import { RecordStatusIndex } from './status-index.ts'
 
 declare module '../../store/world.ts' {
   interface TeamRows {
@@ -17,6 +18,8 @@ declare module '../../store/world.ts' {
     recordsByClient: GroupIndex<number, RecordRow>
     /** By the secret of perform_url (the client's perform page). */
     recordsByPerformToken: UniqueIndex<string, RecordRow>
+    /** By derived status, for the status filter (status-index.ts). */
+    recordsByStatus: RecordStatusIndex
     checks: Table<CheckRow>
     stepReviews: Table<StepReviewRow>
     reviewsByStep: GroupIndex<number, StepReviewRow>
@@ -49,6 +52,7 @@ export const recordTables = declareTables({
       records,
       recordsByClient: records.groupBy((record) => record.client),
       recordsByPerformToken: records.uniqueBy((record) => record.perform_token),
+      recordsByStatus: records.index(new RecordStatusIndex(state.records)),
       checks,
       stepReviews,
       reviewsByStep: stepReviews.groupBy((review) => review.step),

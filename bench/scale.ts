@@ -1,0 +1,122 @@
+// The scale figures of npm run bench: a team of 100,000 clients and 250,000 records made through
+// POST /_mock/teams on the built mock, its creation time and the process's memory after it, and the
+// latency at c connections of the lists the indexes serve (the clients' search sorted by last name,
+// the records by each status with their clients expanded), each printed beside its goal.
+import { spawn } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { request } from 'node:http'
+import autocannon from 'autocannon'
+
+export interface ScaleOptions {
+  /** bin/ivs-mock.js */
+  bin: string
+  clients: number
+  records: number
+  connections: number
+  /** Seconds of load per list, after `warmup` seconds of the same. */
+  duration: number
+  warmup: number
+}
+
+const GOALS = { createSeconds: 5, rssMegabytes: 350, p99Ms: 15 }
+const STARTUP_LIMIT_MS = 30_000
+
+/** The record statuses the list filters by, from the contract (failed is deprecated and never derived, but filters too). */
+function recordStatuses(): string[] {
+  const schema = JSON.parse(readFileSync(new URL('../contracts/schemas/record.json', import.meta.url), 'utf8')) as { $defs: { status: { enum: string[] } } }
+  return schema.$defs.status.enum
+}
+
+function rssMegabytes(pid: number | undefined): number {
+  const status = readFileSync(`/proc/${String(pid)}/status`, 'utf8')
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024
+}
+
+const verdict = (met: boolean) => (met ? 'met' : 'NOT met')
+
+/** POSTs JSON and waits as long as the answer takes (fetch gives up on headers after 300 s). */
+function postJson(url: string, body: unknown): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'POST', headers: { 'Content-Type': 'application/json' } }, (res) => {
+      let text = ''
+      res.setEncoding('utf8')
+      res.on('data', (chunk: string) => (text += chunk))
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }))
+      res.on('error', reject)
+    })
+    req.on('error', reject)
+    req.end(JSON.stringify(body))
+  })
+}
+
+/** Starts the built mock, makes the team, measures, prints, and stops the mock. */
+export async function measureScale(options: ScaleOptions): Promise<void> {
+  console.log(`scale: a team of ${options.clients} clients and ${options.records} records`)
+  const child = spawn(process.execPath, [options.bin, 'serve', '--port', '0', '--rate-limit', '1000000000'], { stdio: ['ignore', 'pipe', 'inherit'] })
+  try {
+    const origin = await new Promise<string>((resolve, reject) => {
+      let output = ''
+      const timer = setTimeout(() => reject(new Error(`the mock did not start within ${STARTUP_LIMIT_MS} ms`)), STARTUP_LIMIT_MS)
+      child.stdout?.on('data', (chunk: Buffer) => {
+        output += chunk.toString()
+        const match = /listening on (http:\/\/[\d.:]+)/.exec(output)
+        if (match) {
+          clearTimeout(timer)
+          resolve(match[1] as string)
+        }
+      })
+      child.on('exit', (code) => reject(new Error(`the mock exited with ${String(code)}`)))
+    })
+    const rssBefore = rssMegabytes(child.pid)
+    const began = performance.now()
+    let res: { status: number; text: string }
+    try {
+      // Enough credit history to pay for many records' checks (an owner buys more when it runs out).
+      res = await postJson(`${origin}/_mock/teams`, { name: 'Bench scale team', generate: { clients: options.clients, records: options.records, credit_entries: 1000 } })
+    } catch (error) {
+      const seconds = ((performance.now() - began) / 1000).toFixed(0)
+      console.log(`goal: the team of ${options.clients} clients and ${options.records} records made in <= ${GOALS.createSeconds} s: NOT met (no answer after ${seconds} s: ${String(error)})`)
+      return
+    }
+    if (res.status !== 201) throw new Error(`POST /_mock/teams answered ${res.status}: ${res.text}`)
+    const createSeconds = (performance.now() - began) / 1000
+    const headers = { Authorization: `Bearer ${(JSON.parse(res.text) as { tokens: { owner: string } }).tokens.owner}` }
+    const rssAfter = rssMegabytes(child.pid)
+    const count = async (path: string) => ((await (await fetch(`${origin}/api/v2${path}`, { headers })).json()) as { total: number }).total
+    const records = await count('/records?limit=1')
+    console.log(`  made in ${createSeconds.toFixed(1)} s (${await count('/clients?limit=1')} clients, ${records} records); RSS ${rssBefore.toFixed(0)} MB before, ${rssAfter.toFixed(0)} MB after`)
+
+    const lists = [
+      { name: 'GET /clients?search=smith&sort_by=name.last_name&limit=25', path: '/clients?search=smith&sort_by=name.last_name&limit=25' },
+      ...recordStatuses().map((status) => ({ name: `GET /records?status=${status}&expand=client`, path: `/records?status=${status}&expand=client` })),
+    ]
+    const measured: Array<{ name: string; firstMs: number; total: number; p50: number; p99: number }> = []
+    for (const list of lists) {
+      const url = `${origin}/api/v2${list.path}`
+      // The first request builds what the list's index needs (once per team): shown apart.
+      const first = performance.now()
+      const total = ((await (await fetch(url, { headers })).json()) as { total: number }).total
+      const firstMs = performance.now() - first
+      const run = (duration: number) => autocannon({ url, headers, connections: options.connections, duration })
+      await run(options.warmup)
+      const result = await run(options.duration)
+      if (result.non2xx > 0 || result.errors > 0) throw new Error(`${list.name}: ${result.non2xx} non-2xx answers and ${result.errors} errors; the measurement is not valid`)
+      measured.push({ name: list.name, firstMs, total, p50: result.latency.p50, p99: result.latency.p99 })
+      console.log(`  ${list.name}: total ${total}, first request ${firstMs.toFixed(0)} ms, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms`)
+    }
+    const rssLoaded = rssMegabytes(child.pid)
+
+    console.log('')
+    console.log(`goal: the team of ${options.clients} clients and ${options.records} records made in <= ${GOALS.createSeconds} s: ${verdict(createSeconds <= GOALS.createSeconds)} (${createSeconds.toFixed(1)} s)`)
+    console.log(`goal: RSS <= ${GOALS.rssMegabytes} MB after it: ${verdict(rssAfter <= GOALS.rssMegabytes)} (${rssAfter.toFixed(0)} MB; ${rssLoaded.toFixed(0)} MB after the load)`)
+    for (const list of measured) {
+      console.log(`goal: ${list.name} p99 <= ${GOALS.p99Ms} ms at c=${options.connections}: ${verdict(list.p99 <= GOALS.p99Ms)} (p99 ${list.p99} ms, p50 ${list.p50} ms)`)
+    }
+  } finally {
+    await new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve()
+      child.once('exit', () => resolve())
+      child.kill('SIGTERM')
+    })
+  }
+}

@@ -1,0 +1,211 @@
+// The list indexes (the clients' search trigrams, the records by status) answer exactly what a
+// scan of every row would: after changes that move a row in or out of them (a name changed, a
+// client deleted, a correction accepted, a step completed, the clock passing an expiry, a snapshot
+// restored), and over seeded random runs of such changes against a brute-force answer.
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import type { ApiClient } from '../support/api.ts'
+import { createTestMock, type TestMock } from '../support/mock.ts'
+
+const DAY_SECONDS = 86_400
+
+type NewTeam = ReturnType<TestMock['newTeam']>
+
+let emails = 0
+
+async function createClient(api: ApiClient, first: string, last: string, extra: Record<string, unknown> = {}): Promise<number> {
+  emails += 1
+  const res = await api.post('/clients', { name: { first_name: first, last_name: last }, email: `indexed${emails}@example.com`, ...extra })
+  expect(res.status, res.text).toBe(201)
+  return res.body.id
+}
+
+/** Every page of a list, in order, with the total the first page gave. */
+async function everyPage(api: ApiClient, path: string, query: Record<string, string | number> = {}): Promise<{ ids: number[]; total: number; rows: any[] }> {
+  const rows: any[] = []
+  let total = 0
+  for (let page = 1; page <= 50; page++) {
+    const res = await api.get(path, { ...query, limit: 100, page })
+    expect(res.status, res.text).toBe(200)
+    if (page === 1) total = res.body.total
+    rows.push(...res.body.data)
+    if (res.body.links === null || res.body.links.next === null) break
+  }
+  return { ids: rows.map((row) => row.id), total, rows }
+}
+
+const searchIds = async (api: ApiClient, search: string, sortBy = 'name.last_name') => (await everyPage(api, '/clients', { search, sort_by: sortBy })).ids
+
+async function createRecord(api: ApiClient, client: number): Promise<number> {
+  const res = await api.post('/records', { client, steps: [{ type: 'check.identity' }], notification: false })
+  expect(res.status, res.text).toBe(201)
+  return res.body.id
+}
+
+const statusIds = async (api: ApiClient, status: string, query: Record<string, string> = {}) => (await everyPage(api, '/records', { status, ...query })).ids
+
+/** What the status filter must give: every record whose presented status is `status`, in the list's order. */
+async function statusByScan(api: ApiClient, status: string, query: Record<string, string> = {}): Promise<number[]> {
+  const all = await everyPage(api, '/records', query)
+  return all.rows.filter((record) => record.status === status).map((record) => record.id)
+}
+
+describe('the clients search index', () => {
+  it('follows a PATCH of the name, a delete, and a correction accepted', async () => {
+    const mock = createTestMock()
+    const team: NewTeam = mock.newTeam()
+    const api = team.api()
+    const smith = await createClient(api, 'Ann', 'Smith')
+    const jones = await createClient(api, 'Bob', 'Jones')
+    const smithson = await createClient(api, 'Cy', 'Smithson')
+    expect(await searchIds(api, 'smith')).toEqual([smith, smithson])
+
+    expect((await api.patch(`/clients/${jones}`, { name: { last_name: 'Aasmith' } })).status).toBe(200)
+    expect(await searchIds(api, 'smith')).toEqual([jones, smith, smithson])
+    expect(await searchIds(api, 'jones')).toEqual([])
+
+    expect((await api.patch(`/clients/${smith}`, { name: { last_name: 'Brown' } })).status).toBe(200)
+    expect(await searchIds(api, 'smith')).toEqual([jones, smithson])
+    expect(await searchIds(api, 'ann brown')).toEqual([smith])
+
+    expect((await api.delete(`/clients/${smithson}`)).status).toBe(204)
+    expect(await searchIds(api, 'smith')).toEqual([jones])
+
+    // The client proposes another last name on a record; the team accepts it.
+    const record = await createRecord(api, smith)
+    expect((await mock.control.post(`/records/${record}/corrections`, { first_name: 'Ann', last_name: 'Zedsmith' })).status).toBe(201)
+    const correction = (await api.get(`/clients/${smith}/corrections`)).body.data[0]
+    expect((await api.patch(`/clients/${smith}/corrections/${correction.id}`, { status: 'accepted' })).status).toBe(200)
+    expect(await searchIds(api, 'smith')).toEqual([jones, smith])
+    expect(await searchIds(api, 'brown')).toEqual([])
+  })
+
+  it('matches a reference and an organisation name, and words shorter than three letters', async () => {
+    const mock = createTestMock()
+    const team: NewTeam = mock.newTeam()
+    const api = team.api()
+    const referenced = await createClient(api, 'Dee', 'Able', { reference: 'REF-991' })
+    const member = await createClient(api, 'Eve', 'Baker')
+    const organisation = await api.post('/organisations', { name: 'Smithfield Holdings' })
+    expect(organisation.status, organisation.text).toBe(201)
+    expect((await api.post(`/clients/${member}/organisations`, [organisation.body.id])).status).toBe(201)
+    expect(await searchIds(api, 'ref-99')).toEqual([referenced])
+    expect(await searchIds(api, 'smithfield eve')).toEqual([member])
+    expect(await searchIds(api, 'ev ba')).toEqual([member])
+    expect((await api.patch(`/organisations/${organisation.body.id}`, { name: 'Other Ltd' })).status).toBe(200)
+    expect(await searchIds(api, 'smithfield')).toEqual([])
+  })
+
+  it('keeps the sort order by last name after a PATCH moves a client', async () => {
+    const mock = createTestMock()
+    const api = mock.newTeam().api()
+    const a = await createClient(api, 'Al', 'Adams')
+    const b = await createClient(api, 'Bo', 'Baker')
+    const c = await createClient(api, 'Cy', 'Carter')
+    expect(await searchIds(api, 'a')).toEqual([a, b, c])
+    expect((await api.patch(`/clients/${a}`, { name: { last_name: 'Zane' } })).status).toBe(200)
+    expect(await searchIds(api, 'a')).toEqual([b, c, a])
+  })
+})
+
+describe('the records status index', () => {
+  it('follows a completed record, a result coming back, an expiry the clock passes, and a snapshot restored', async () => {
+    const mock = createTestMock()
+    const team: NewTeam = mock.newTeam()
+    const api = team.api()
+    const client = await createClient(api, 'Fay', 'Green')
+    const first = await createRecord(api, client)
+    const second = await createRecord(api, client)
+    expect(await statusIds(api, 'pending')).toEqual([first, second])
+
+    const snapshot = await mock.control.post(`/teams/${team.team.id}/snapshots`, {})
+    expect(snapshot.status).toBe(201)
+
+    expect((await mock.control.post(`/records/${first}/complete`, {})).status).toBe(200)
+    expect(await statusIds(api, 'pending')).toEqual([second])
+    expect(await statusIds(api, 'waiting')).toEqual([first])
+
+    // The check's result comes back after the check delay: waiting -> complete.
+    expect((await mock.control.post('/clock/advance', { seconds: 120 })).status).toBe(200)
+    expect(await statusIds(api, 'waiting')).toEqual([])
+    expect(await statusIds(api, 'complete')).toEqual([first])
+
+    // The second record expires with its step left: pending -> empty.
+    expect((await mock.control.post('/clock/advance', { seconds: 31 * DAY_SECONDS })).status).toBe(200)
+    expect(await statusIds(api, 'pending')).toEqual([])
+    expect(await statusIds(api, 'empty')).toEqual([second])
+    expect(await statusIds(api, 'empty', { order_by: 'desc' })).toEqual([second])
+
+    expect((await mock.control.post(`/teams/${team.team.id}/restore`, { snapshot: snapshot.body.id })).status).toBe(200)
+    for (const status of ['pending', 'waiting', 'complete', 'empty']) expect(await statusIds(api, status)).toEqual(await statusByScan(api, status))
+  })
+})
+
+const NAMES = ['Smith', 'Smithson', 'Jones', 'Ødegård', 'Brown', 'Lee', 'Ngata', 'Müller']
+const SEARCHES = ['smith', 'son', 'ode', 'odegard', 'mull', 'lee', 'n', 'br ow', 'xyz']
+const STATUSES = ['pending', 'started', 'waiting', 'complete', 'incomplete', 'empty', 'reviewed', 'amendments']
+
+type Operation =
+  | { kind: 'create'; first: number; last: number }
+  | { kind: 'rename'; client: number; last: number }
+  | { kind: 'delete'; client: number }
+  | { kind: 'record'; client: number; steps: number }
+  | { kind: 'complete'; record: number }
+  | { kind: 'review'; record: number }
+  | { kind: 'advance'; hours: number }
+
+const operation: fc.Arbitrary<Operation> = fc.oneof(
+  fc.record({ kind: fc.constant('create' as const), first: fc.nat(NAMES.length - 1), last: fc.nat(NAMES.length - 1) }),
+  fc.record({ kind: fc.constant('rename' as const), client: fc.nat(20), last: fc.nat(NAMES.length - 1) }),
+  fc.record({ kind: fc.constant('delete' as const), client: fc.nat(20) }),
+  fc.record({ kind: fc.constant('record' as const), client: fc.nat(20), steps: fc.integer({ min: 1, max: 2 }) }),
+  fc.record({ kind: fc.constant('complete' as const), record: fc.nat(20) }),
+  fc.record({ kind: fc.constant('review' as const), record: fc.nat(20) }),
+  fc.record({ kind: fc.constant('advance' as const), hours: fc.integer({ min: 1, max: 24 * 40 }) }),
+)
+
+/** The search as a scan would do it (the names here fold by dropping their accents). */
+const folded = (text: string) => text.normalize('NFKD').replace(/\p{Diacritic}/gu, '').replace(/ø/g, 'o').replace(/Ø/g, 'O').toLowerCase()
+
+describe('the list indexes against a brute-force scan', () => {
+  it('give the same answers over seeded random changes', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(operation, { minLength: 1, maxLength: 25 }), async (operations) => {
+        const mock = createTestMock()
+        const api = mock.newTeam().api()
+        const clients: number[] = []
+        const records: number[] = []
+        for (const op of operations) {
+          const pick = <T>(rows: readonly T[], at: number) => rows[at % rows.length] as T
+          if (op.kind === 'create') clients.push(await createClient(api, pick(NAMES, op.first), pick(NAMES, op.last)))
+          else if (op.kind === 'advance') await mock.control.post('/clock/advance', { seconds: op.hours * 3600 })
+          else if (op.kind === 'rename' && clients.length > 0) await api.patch(`/clients/${pick(clients, op.client)}`, { name: { last_name: pick(NAMES, op.last) } })
+          else if (op.kind === 'delete' && clients.length > 0) {
+            const client = pick(clients, op.client)
+            if ((await api.delete(`/clients/${client}`)).status === 204) clients.splice(clients.indexOf(client), 1)
+          } else if (op.kind === 'record' && clients.length > 0) {
+            const steps = Array.from({ length: op.steps }, () => ({ type: 'check.identity' }))
+            const res = await api.post('/records', { client: pick(clients, op.client), steps, notification: false })
+            if (res.status === 201) records.push(res.body.id)
+          } else if (op.kind === 'complete' && records.length > 0) await mock.control.post(`/records/${pick(records, op.record)}/complete`, {})
+          else if (op.kind === 'review' && records.length > 0) await api.patch(`/records/${pick(records, op.record)}`, { is_reviewed: true })
+        }
+        const all = await everyPage(api, '/clients', { sort_by: 'name.last_name' })
+        for (const search of SEARCHES) {
+          const words = folded(search).split(/\s+/).filter(Boolean)
+          const expected = all.rows
+            .filter((client) => words.every((word) => [client.name.first_name, client.name.middle_name, client.name.last_name, client.reference].some((field) => field && folded(field).includes(word))))
+            .map((client) => client.id)
+          const found = await everyPage(api, '/clients', { search, sort_by: 'name.last_name' })
+          expect(found.ids, search).toEqual(expected)
+          expect(found.total).toBe(expected.length)
+        }
+        for (const status of STATUSES) {
+          expect(await statusIds(api, status), status).toEqual(await statusByScan(api, status))
+          expect(await statusIds(api, status, { order_by: 'desc' }), status).toEqual(await statusByScan(api, status, { order_by: 'desc' }))
+        }
+      }),
+      { seed: 20260601, numRuns: 15, interruptAfterTimeLimit: 60_000 },
+    )
+  }, 120_000)
+})
