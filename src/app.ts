@@ -2,7 +2,7 @@
 // The app is a plain fetch handler: main.ts serves it on a socket, tests call app.request().
 import { setTimeout as sleep } from 'node:timers/promises'
 import { Hono, type Context } from 'hono'
-import type { AppRoutes, RequestContext, Services } from './context.ts'
+import { requestContext, type AppRoutes, type RequestContext, type Services } from './context.ts'
 import type { Contracts } from './contracts/load.ts'
 import { SURFACES, type Surface } from './contracts/load.ts'
 import { buildOpenApi } from './contracts/openapi.ts'
@@ -164,7 +164,7 @@ export function createApp(options: AppOptions): Hono<KernelEnv<RequestContext>> 
   // A personal token first: it is most requests' token, and its lookup is one Map miss for an OAuth one.
   const identify = identifier<RequestContext>((token) => {
     const identity = store.resolveToken(token, clock.timestamp) ?? oauth.resolve(token, clock.timestamp)
-    return identity && { ...identity, ...services }
+    return identity && requestContext(identity, services)
   })
   // A limit is shared by all tokens of one user on one team, separate per team (FACTS.md).
   const limit = rateLimiting<RequestContext>(limiter, () => clock.now().getTime(), (ctx) => `${ctx.user.id}:${ctx.team.id}`)
@@ -265,7 +265,7 @@ export function createApp(options: AppOptions): Hono<KernelEnv<RequestContext>> 
   })
   inProcess.route(API_BASE, routes.app)
   const dispatch: ApiDispatch = async (identity: Identity, request: Request) => {
-    actingFor.set(request, { ...identity, ...services })
+    actingFor.set(request, requestContext(identity, services))
     return inProcess.fetch(request)
   }
   const ui = new Hono()
