@@ -4,12 +4,16 @@ import { parseEnv } from 'node:util'
 import { CommanderError } from 'commander'
 import { API_BASE, CONTROL_BASE, DASHBOARD_BASE, DOCS_BASE } from './app.ts'
 import { buildCli, serveOptions, toProxyConfig, toServeConfig, toVerifyConfig, unknownCommand, type ProxyConfig, type ServeConfig } from './config.ts'
-import { runPactCheck, runPactVerify } from './harness/pact/cli.ts'
 import { Contracts } from './contracts/load.ts'
-import { ValidatingProxy } from './harness/proxy.ts'
-import { proxyReport, writeJsonReport, writeJunitReport } from './harness/proxy-report.ts'
-import { recordScenario, writeScenario } from './harness/record.ts'
-import { printCoverage, verify } from './harness/verify.ts'
+// The harness (verify, proxy, pact) is imported by the command that runs it: serve never loads it,
+// nor its YAML and JUnit libraries, and starts that much sooner.
+const harness = {
+  pact: () => import('./harness/pact/cli.ts'),
+  proxy: () => import('./harness/proxy.ts'),
+  proxyReport: () => import('./harness/proxy-report.ts'),
+  record: () => import('./harness/record.ts'),
+  verify: () => import('./harness/verify.ts'),
+}
 import { displayHost, openMock, VERSION } from './mock.ts'
 import { contractsDir, samplesDir, scenariosDir } from './paths.ts'
 import type { WorldFixture } from './seed/fixture.ts'
@@ -88,7 +92,8 @@ function inProcessMockConfig(): ServeConfig {
 }
 
 /** pact verify against --base, or against a mock started for the run on a free port of 127.0.0.1. */
-function pactVerify(files: string[], base: string | undefined): Promise<number> {
+async function pactVerify(files: string[], base: string | undefined): Promise<number> {
+  const { runPactVerify } = await harness.pact()
   const start = async () => {
     const mock = await serveMock(inProcessMockConfig(), false)
     return { origin: mock.origin, stop: () => mock.close() }
@@ -111,6 +116,7 @@ class UsageError extends Error {}
 async function verifyAction(options: Record<string, unknown>): Promise<number> {
   const config = toVerifyConfig(options, process.env, readTokensFile(options.tokensFile as string | undefined))
   const scenarioPaths = config.scenarios ?? [scenariosDir]
+  const { printCoverage, verify } = await harness.verify()
   if (config.coverage) return printCoverage(scenarioPaths)
   const mock = config.base ? undefined : await serveMock(inProcessMockConfig(), false)
   try {
@@ -139,6 +145,11 @@ async function verifyAction(options: Record<string, unknown>): Promise<number> {
 
 async function runProxy(config: ProxyConfig): Promise<void> {
   const contracts = new Contracts(contractsDir, { validateSchemas: false })
+  const [{ ValidatingProxy }, { proxyReport, writeJsonReport, writeJunitReport }, { recordScenario, writeScenario }] = await Promise.all([
+    harness.proxy(),
+    harness.proxyReport(),
+    harness.record(),
+  ])
   const proxy = new ValidatingProxy(contracts, { upstream: config.upstream, host: config.host, port: config.port, log: (line) => console.log(line) })
   let port: number
   try {
@@ -196,7 +207,7 @@ async function main(argv: string[]): Promise<void> {
     }
   })
   proxyCommand.action((options: Record<string, unknown>) => runProxy(toProxyConfig(options)))
-  pactCheckCommand.action((files: string[]) => process.exit(runPactCheck(files)))
+  pactCheckCommand.action(async (files: string[]) => process.exit((await harness.pact()).runPactCheck(files)))
   pactVerifyCommand.action(async (files: string[], options: { base?: string }) => process.exit(await pactVerify(files, options.base)))
   serveCommand.action(async (options: Record<string, unknown>) => {
     try {
