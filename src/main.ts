@@ -73,13 +73,14 @@ async function serveMock(config: ServeConfig, announce: boolean): Promise<{ orig
       ...(oauthClient ? [`  OAuth    ${origin}/oauth/authorize and /oauth/token; client ${oauthClient.name}: id ${oauthClient.id}, secret ${oauthClient.secret}`] : []),
       `  Try      curl -H "Authorization: Bearer ${firstToken}" "${origin}${API_BASE}/clients?limit=2"`,
     ]
-    console.log(lines.join('\n'))
     const stop = (signal: string) => {
       console.log(`ivs-mock: ${signal}, stopping`)
       void mock.close().finally(() => process.exit(0))
     }
+    // Before the lines that say it listens: whoever reads them may stop it at once.
     process.once('SIGINT', () => stop('SIGINT'))
     process.once('SIGTERM', () => stop('SIGTERM'))
+    console.log(lines.join('\n'))
   }
   return { origin, close: () => mock.close() }
 }
