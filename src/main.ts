@@ -4,12 +4,16 @@ import { parseEnv } from 'node:util'
 import { CommanderError } from 'commander'
 import { API_BASE, CONTROL_BASE, DASHBOARD_BASE, DOCS_BASE } from './app.ts'
 import { buildCli, serveOptions, toProxyConfig, toServeConfig, toVerifyConfig, unknownCommand, type ProxyConfig, type ServeConfig } from './config.ts'
-import { runPactCheck, runPactVerify } from './harness/pact/cli.ts'
 import { Contracts } from './contracts/load.ts'
-import { ValidatingProxy } from './harness/proxy.ts'
-import { proxyReport, writeJsonReport, writeJunitReport } from './harness/proxy-report.ts'
-import { recordScenario, writeScenario } from './harness/record.ts'
-import { printCoverage, verify } from './harness/verify.ts'
+// The harness (verify, proxy, pact) is imported by the command that runs it: serve never loads it,
+// nor its YAML and JUnit libraries, and starts that much sooner.
+const harness = {
+  pact: () => import('./harness/pact/cli.ts'),
+  proxy: () => import('./harness/proxy.ts'),
+  proxyReport: () => import('./harness/proxy-report.ts'),
+  record: () => import('./harness/record.ts'),
+  verify: () => import('./harness/verify.ts'),
+}
 import { displayHost, openMock, VERSION } from './mock.ts'
 import { contractsDir, samplesDir, scenariosDir } from './paths.ts'
 import type { WorldFixture } from './seed/fixture.ts'
@@ -69,11 +73,11 @@ async function serveMock(config: ServeConfig, announce: boolean): Promise<{ orig
       ...(oauthClient ? [`  OAuth    ${origin}/oauth/authorize and /oauth/token; client ${oauthClient.name}: id ${oauthClient.id}, secret ${oauthClient.secret}`] : []),
       `  Try      curl -H "Authorization: Bearer ${firstToken}" "${origin}${API_BASE}/clients?limit=2"`,
     ]
-    // Stoppable before it says it is listening: a signal sent on reading these lines finds its handler.
     const stop = (signal: string) => {
       console.log(`ivs-mock: ${signal}, stopping`)
       void mock.close().finally(() => process.exit(0))
     }
+    // Before the lines that say it listens: whoever reads them may stop it at once.
     process.once('SIGINT', () => stop('SIGINT'))
     process.once('SIGTERM', () => stop('SIGTERM'))
     console.log(lines.join('\n'))
@@ -89,7 +93,8 @@ function inProcessMockConfig(): ServeConfig {
 }
 
 /** pact verify against --base, or against a mock started for the run on a free port of 127.0.0.1. */
-function pactVerify(files: string[], base: string | undefined): Promise<number> {
+async function pactVerify(files: string[], base: string | undefined): Promise<number> {
+  const { runPactVerify } = await harness.pact()
   const start = async () => {
     const mock = await serveMock(inProcessMockConfig(), false)
     return { origin: mock.origin, stop: () => mock.close() }
@@ -112,6 +117,7 @@ class UsageError extends Error {}
 async function verifyAction(options: Record<string, unknown>): Promise<number> {
   const config = toVerifyConfig(options, process.env, readTokensFile(options.tokensFile as string | undefined))
   const scenarioPaths = config.scenarios ?? [scenariosDir]
+  const { printCoverage, verify } = await harness.verify()
   if (config.coverage) return printCoverage(scenarioPaths)
   const mock = config.base ? undefined : await serveMock(inProcessMockConfig(), false)
   try {
@@ -140,6 +146,11 @@ async function verifyAction(options: Record<string, unknown>): Promise<number> {
 
 async function runProxy(config: ProxyConfig): Promise<void> {
   const contracts = new Contracts(contractsDir, { validateSchemas: false })
+  const [{ ValidatingProxy }, { proxyReport, writeJsonReport, writeJunitReport }, { recordScenario, writeScenario }] = await Promise.all([
+    harness.proxy(),
+    harness.proxyReport(),
+    harness.record(),
+  ])
   const proxy = new ValidatingProxy(contracts, { upstream: config.upstream, host: config.host, port: config.port, log: (line) => console.log(line) })
   let port: number
   try {
@@ -197,7 +208,7 @@ async function main(argv: string[]): Promise<void> {
     }
   })
   proxyCommand.action((options: Record<string, unknown>) => runProxy(toProxyConfig(options)))
-  pactCheckCommand.action((files: string[]) => process.exit(runPactCheck(files)))
+  pactCheckCommand.action(async (files: string[]) => process.exit((await harness.pact()).runPactCheck(files)))
   pactVerifyCommand.action(async (files: string[], options: { base?: string }) => process.exit(await pactVerify(files, options.base)))
   serveCommand.action(async (options: Record<string, unknown>) => {
     try {

@@ -73,7 +73,9 @@ function contains(value: unknown, subset: unknown): boolean {
 
 function queryMatches(url: string, wanted: Record<string, string | string[]>): boolean {
   const start = url.indexOf('?')
-  const query = new URLSearchParams(start === -1 ? '' : url.slice(start + 1))
+  // Without a query string nothing is sent: only an empty subset matches (and no query is parsed on every request).
+  if (start === -1) return Object.keys(wanted).length === 0
+  const query = new URLSearchParams(url.slice(start + 1))
   return Object.entries(wanted).every(([name, value]) => {
     const sent = query.getAll(name)
     if (!Array.isArray(value)) return sent.includes(value)

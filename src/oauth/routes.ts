@@ -3,7 +3,7 @@
 // (errors.ts), so they are plain Hono routes rather than operations of the gate (kernel/operation.ts).
 import { Hono, type Context } from 'hono'
 import type { Services } from '../context.ts'
-import { DEFAULT_MAX_BODY_BYTES, readBodyText } from '../kernel/body.ts'
+import { cameOffSocket, DEFAULT_MAX_BODY_BYTES, readBodyText } from '../kernel/body.ts'
 import type { KernelEnv } from '../kernel/env.ts'
 import { HttpError } from '../kernel/errors.ts'
 import { html, json } from '../kernel/respond.ts'
@@ -30,7 +30,7 @@ function paramsOf(entries: Iterable<[string, unknown]>): OAuthParams {
  */
 async function bodyParams(c: OAuthContext, maxBytes: number): Promise<OAuthParams> {
   const type = c.req.header('Content-Type') ?? ''
-  const text = await readBodyText(c.req.raw, maxBytes)
+  const text = await readBodyText(c.req.raw, maxBytes, cameOffSocket(c))
   if (/json/i.test(type)) {
     try {
       const body: unknown = JSON.parse(text)
