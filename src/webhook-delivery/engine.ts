@@ -200,6 +200,17 @@ export function createWebhookDelivery(services: Omit<Services, 'webhooks'>, opti
     takeTurn(lane.share)
   }
 
+  /** Takes a lane out of its share's turn (nothing left to send), and the share out of the turns when no lane of it is ready. */
+  const unready = (lane: Lane) => {
+    if (!lane.ready) return
+    lane.ready = false
+    lane.share.ready.splice(lane.share.ready.indexOf(lane), 1)
+    if (lane.share.ready.length === 0 && lane.share.queued) {
+      lane.share.queued = false
+      turns.splice(turns.indexOf(lane.share), 1)
+    }
+  }
+
   /** Forgets a lane with nothing left, and its team's share when that has nothing left either. */
   const retire = (lane: Lane) => {
     if (lane.current !== undefined || lane.queue.length > 0) return
@@ -266,14 +277,7 @@ export function createWebhookDelivery(services: Omit<Services, 'webhooks'>, opti
     if (!lane || index === -1) return
     lane.queue.splice(index, 1)
     queued--
-    if (lane.queue.length === 0 && lane.ready) {
-      lane.ready = false
-      lane.share.ready.splice(lane.share.ready.indexOf(lane), 1)
-      if (lane.share.ready.length === 0 && lane.share.queued) {
-        lane.share.queued = false
-        turns.splice(turns.indexOf(lane.share), 1)
-      }
-    }
+    if (lane.queue.length === 0) unready(lane)
     retire(lane)
   }
 
@@ -376,14 +380,7 @@ export function createWebhookDelivery(services: Omit<Services, 'webhooks'>, opti
     if (lane) {
       queued -= lane.queue.length
       lane.queue.length = 0
-      if (lane.ready) {
-        lane.ready = false
-        lane.share.ready.splice(lane.share.ready.indexOf(lane), 1)
-        if (lane.share.ready.length === 0 && lane.share.queued) {
-          lane.share.queued = false
-          turns.splice(turns.indexOf(lane.share), 1)
-        }
-      }
+      unready(lane)
       retire(lane)
     }
     return lane

@@ -1,29 +1,17 @@
 // serve --latency (IVS_LATENCY): every /api/v2 answer held a while in real time. Bad values exit 2
 // with the reason; a running mock answers no sooner than the latency (asserted only as "at least").
-import { spawn, type ChildProcess } from 'node:child_process'
-import { fileURLToPath } from 'node:url'
-import { afterEach, describe, expect, it } from 'vitest'
-import { runToExit } from '../support/process.ts'
+import { spawn } from 'node:child_process'
+import { describe, expect, it } from 'vitest'
+import { childrenKilledAfterEach, IVS_MOCK_BIN as BIN, mockEnv, runToExit } from '../support/process.ts'
 
-const BIN = fileURLToPath(new URL('../../bin/ivs-mock.js', import.meta.url))
 const LIMIT_MS = 15_000
 
-const running = new Set<ChildProcess>()
-afterEach(() => {
-  for (const child of running) child.kill('SIGKILL')
-  running.clear()
-})
-
-function env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const clean = { ...process.env }
-  for (const name of ['PORT', 'IVS_HOST', 'IVS_DATA', 'IVS_LATENCY']) delete clean[name]
-  return { ...clean, ...extra }
-}
+const running = childrenKilledAfterEach()
 
 /** Starts `ivs-mock serve --port 0` with the arguments, resolving with its origin once it listens. */
 function start(args: string[], extra: Record<string, string> = {}): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], { env: env(extra) })
+    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], { env: mockEnv(extra) })
     running.add(child)
     let output = ''
     const timer = setTimeout(() => reject(new Error(`the mock did not start within ${LIMIT_MS} ms: ${output}`)), LIMIT_MS)
@@ -49,7 +37,7 @@ describe('serve --latency', () => {
     [['--latency', '600001'], {}],
     [[], { IVS_LATENCY: '10-' }],
   ])('%j %j exits 2 with the reason on one line', async (args, extra) => {
-    const { code, stderr, stdout } = await runToExit(BIN, ['serve', '--port', '0', ...args], { env: env(extra), limitMs: LIMIT_MS, started: (child) => running.add(child) })
+    const { code, stderr, stdout } = await runToExit(BIN, ['serve', '--port', '0', ...args], { env: mockEnv(extra), limitMs: LIMIT_MS, started: (child) => running.add(child) })
     expect(code).toBe(2)
     expect(stdout).toBe('')
     const reason = stderr.split('\n').filter((line) => line.includes(MESSAGE))

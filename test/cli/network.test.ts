@@ -1,31 +1,18 @@
 // The mock on a real socket of 127.0.0.1, as a process, where the wire matters: the JSON body limit
 // and its flag, clients that hang up mid-body, the Host check (Host header and absolute request
 // targets), CORS flags, and webhooks that would point back at the mock.
-import type { ChildProcess } from 'node:child_process'
 import { connect } from 'node:net'
-import { fileURLToPath } from 'node:url'
-import { afterEach, describe, expect, it } from 'vitest'
-import { runToExit, startServe, type RunningServe } from '../support/process.ts'
+import { describe, expect, it } from 'vitest'
+import { childrenKilledAfterEach, IVS_MOCK_BIN as BIN, mockEnv, runToExit, startServe, type RunningServe } from '../support/process.ts'
 import { startReceiver } from '../support/receiver.ts'
 import { TOO_LARGE_PAGE } from '../support/uploads.ts'
 
-const BIN = fileURLToPath(new URL('../../bin/ivs-mock.js', import.meta.url))
 const LIMIT_MS = 15_000
 
-const running = new Set<ChildProcess>()
-afterEach(() => {
-  for (const child of running) child.kill('SIGKILL')
-  running.clear()
-})
-
-/** The environment without the mock's own variables, plus `extra`. */
-function env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'PORT' && !name.startsWith('IVS_')))
-  return { ...clean, ...extra }
-}
+const running = childrenKilledAfterEach()
 
 function serve(args: string[] = [], extra: Record<string, string> = {}): Promise<RunningServe> {
-  return startServe(BIN, args, { env: env(extra), limitMs: LIMIT_MS, started: (child) => running.add(child) })
+  return startServe(BIN, args, { env: mockEnv(extra), limitMs: LIMIT_MS, started: (child) => running.add(child) })
 }
 
 /** Writes raw HTTP/1.1 and reads what comes back until the server closes or `ms` pass. */
@@ -81,7 +68,7 @@ describe('--max-body', () => {
     [['--mock-cors-origin', 'http://localhost:3000/path'], 'expected origins such as http://localhost:5173'],
     [['--allowed-host', 'ivs-mock:4010'], 'expected host names or addresses without a port'],
   ])('%j exits 2 with a clear message', async (args, message) => {
-    const { code, stderr } = await runToExit(BIN, ['serve', '--port', '0', ...args], { env: env(), limitMs: LIMIT_MS, started: (child) => running.add(child) })
+    const { code, stderr } = await runToExit(BIN, ['serve', '--port', '0', ...args], { env: mockEnv(), limitMs: LIMIT_MS, started: (child) => running.add(child) })
     expect(code).toBe(2)
     expect(stderr).toContain(message)
   })

@@ -6,30 +6,16 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
-import { runToExit, type Finished } from '../support/process.ts'
+import { childrenKilledAfterEach, IVS_MOCK_BIN as BIN, mockEnv, runToExit, type Finished } from '../support/process.ts'
 
-const BIN = fileURLToPath(new URL('../../bin/ivs-mock.js', import.meta.url))
 const STARTUP_LIMIT_MS = 15_000
 
-const running = new Set<ChildProcess>()
-afterEach(() => {
-  for (const child of running) child.kill('SIGKILL')
-  running.clear()
-})
-
-function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env = { ...process.env, ...extra }
-  for (const name of ['PORT', 'IVS_HOST', 'IVS_SEED', 'IVS_DATA', 'IVS_RATE_LIMIT', 'IVS_CLOCK', 'IVS_FREEZE_CLOCK', 'IVS_CORS']) {
-    if (!(name in extra)) delete env[name]
-  }
-  return env
-}
+const running = childrenKilledAfterEach()
 
 /** Runs the CLI to completion (for commands that exit by themselves). */
 function run(args: string[], env: Record<string, string> = {}): Promise<Finished> {
-  return runToExit(BIN, args, { env: cleanEnv(env), limitMs: STARTUP_LIMIT_MS, started: (child) => running.add(child) })
+  return runToExit(BIN, args, { env: mockEnv(env), limitMs: STARTUP_LIMIT_MS, started: (child) => running.add(child) })
 }
 
 interface Server {
@@ -42,7 +28,7 @@ interface Server {
 /** Starts `ivs-mock serve` and waits for its start-up lines. */
 function start(args: string[], env: Record<string, string> = {}): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'serve', ...args], { env: cleanEnv(env) })
+    const child = spawn(process.execPath, [BIN, 'serve', ...args], { env: mockEnv(env) })
     running.add(child)
     let output = ''
     const timer = setTimeout(() => {

@@ -2,25 +2,15 @@
 // bus, so a receiver on 127.0.0.1 gets real deliveries: signed (checked here with node:crypto), in
 // the event's data shape (contracts/events/delivery.json), retried on the mock's clock, logged.
 import { createHmac } from 'node:crypto'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ApiClient } from '../support/api.ts'
 import { contracts } from '../support/contracts.ts'
 import { NOW, type TestMock } from '../support/mock.ts'
-import { startReceiver, waitUntil, type Answer, type Received, type Receiver } from '../support/receiver.ts'
+import { receiversClosedAfterEach, startReceiver, waitUntil, type Received, type Receiver } from '../support/receiver.ts'
 import { createClient } from '../support/requests.ts'
 import { API_BASE_URL, webhookMock } from '../support/webhooks.ts'
 
-let receivers: Receiver[] = []
-afterEach(async () => {
-  await Promise.all(receivers.map((receiver) => receiver.close()))
-  receivers = []
-})
-
-async function receiver(answer?: (index: number, received: Received) => Answer): Promise<Receiver> {
-  const started = await startReceiver(answer)
-  receivers.push(started)
-  return started
-}
+const receiver = receiversClosedAfterEach()
 
 async function subscribe(api: ApiClient, url: string, events: string[] = ['*']) {
   const res = await api.post('/webhooks', { url, events })

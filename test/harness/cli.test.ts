@@ -4,13 +4,11 @@ import type { ChildProcess } from 'node:child_process'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
 import { toVerifyConfig } from '../../src/config.ts'
-import { runToExit, type Finished } from '../support/process.ts'
+import { IVS_MOCK_BIN as BIN, runToExit, type Finished } from '../support/process.ts'
 import { FIXTURES } from './support.ts'
 
-const BIN = fileURLToPath(new URL('../../bin/ivs-mock.js', import.meta.url))
 const LIMIT_MS = 30_000
 
 const running = new Set<ChildProcess>()

@@ -9,12 +9,10 @@ import { createServer, request as httpRequest, type IncomingHttpHeaders, type Se
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
 import { parse as parseYaml } from 'yaml'
-import { runToExit } from '../support/process.ts'
+import { IVS_MOCK_BIN as BIN, runToExit } from '../support/process.ts'
 
-const BIN = fileURLToPath(new URL('../../bin/ivs-mock.js', import.meta.url))
 const MB = 1024 * 1024
 const OWNER = 'Bearer ivs_acme_owner'
 

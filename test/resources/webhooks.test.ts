@@ -1,7 +1,7 @@
 // The webhook operations (spec, Webhooks; FACTS.md): list with the enabled filter, retrieve,
 // create, update, delete and the delivery log, with their errors, roles and another team's ids.
-import { afterEach, describe, expect, it } from 'vitest'
-import { startReceiver, type Receiver } from '../support/receiver.ts'
+import { describe, expect, it } from 'vitest'
+import { receiversClosedAfterEach } from '../support/receiver.ts'
 import { NOW, at } from '../support/mock.ts'
 import { webhookMock } from '../support/webhooks.ts'
 import { singlePage } from '../support/wire.ts'
@@ -10,17 +10,7 @@ const FORBIDDEN = { message: 'This action is unauthorized.' }
 const NOT_FOUND = { error: 'Webhook not found' }
 const UNKNOWN = 987_654_321
 
-let receivers: Receiver[] = []
-afterEach(async () => {
-  await Promise.all(receivers.map((receiver) => receiver.close()))
-  receivers = []
-})
-
-async function receiver(): Promise<Receiver> {
-  const started = await startReceiver()
-  receivers.push(started)
-  return started
-}
+const receiver = receiversClosedAfterEach()
 
 /** A fresh team; hooks are created disabled unless a test wants deliveries, so nothing is sent. */
 function setup() {

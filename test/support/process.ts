@@ -1,5 +1,26 @@
 // CLI runs to completion as real child processes, for the tests of bin/ivs-mock.js and the package.
 import { spawn, type ChildProcess } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { afterEach } from 'vitest'
+
+/** The command line users run (bin/ivs-mock.js). */
+export const IVS_MOCK_BIN = fileURLToPath(new URL('../../bin/ivs-mock.js', import.meta.url))
+
+/** The environment without the mock's own variables (PORT, IVS_*), plus `extra`: a test's mock sees only what the test sets. */
+export function mockEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'PORT' && !name.startsWith('IVS_')))
+  return { ...clean, ...extra }
+}
+
+/** The children a test file starts, killed after each test (call it at the file's top level; add each child). */
+export function childrenKilledAfterEach(): Set<ChildProcess> {
+  const running = new Set<ChildProcess>()
+  afterEach(() => {
+    for (const child of running) child.kill('SIGKILL')
+    running.clear()
+  })
+  return running
+}
 
 export interface Finished {
   code: number | null

@@ -3,6 +3,7 @@
 // wait is bounded and fails with what arrived so far.
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { afterEach } from 'vitest'
 
 export interface Received {
   method: string
@@ -88,5 +89,19 @@ export async function waitUntil(done: () => boolean, ms = 5_000, what: () => str
   while (!done()) {
     if (performance.now() > deadline) throw new Error(`waited ${ms} ms for ${what()}`)
     await new Promise((resolve) => setTimeout(resolve, 5))
+  }
+}
+
+/** startReceiver() for a test file whose receivers all close after each test (call it at the file's top level). */
+export function receiversClosedAfterEach(): (answer?: (index: number, received: Received) => Answer) => Promise<Receiver> {
+  let receivers: Receiver[] = []
+  afterEach(async () => {
+    await Promise.all(receivers.map((receiver) => receiver.close()))
+    receivers = []
+  })
+  return async (answer) => {
+    const started = await startReceiver(answer)
+    receivers.push(started)
+    return started
   }
 }

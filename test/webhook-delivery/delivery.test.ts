@@ -2,28 +2,18 @@
 // signature checked independently, the log, the retry schedule and disabling on a controlled
 // clock, a receiver that never answers, and the order of events. Every wait is bounded.
 import { createHmac } from 'node:crypto'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { verifySignature } from 'ivs-mock/webhooks'
 import { RETRY_JOB } from '../../src/webhook-delivery/index.ts'
 import type { ApiClient } from '../support/api.ts'
 import { contracts } from '../support/contracts.ts'
 import { NOW, TEST_NOW, type TestMock } from '../support/mock.ts'
-import { startReceiver, waitUntil, type Answer, type Received, type Receiver } from '../support/receiver.ts'
+import { receiversClosedAfterEach, waitUntil, type Answer, type Received, type Receiver } from '../support/receiver.ts'
 import { createClient } from '../support/requests.ts'
 import { API_BASE_URL, webhookMock } from '../support/webhooks.ts'
 import { toTimestamp } from '../../src/kernel/clock.ts'
 
-let receivers: Receiver[] = []
-afterEach(async () => {
-  await Promise.all(receivers.map((receiver) => receiver.close()))
-  receivers = []
-})
-
-async function receiver(answer?: (index: number, received: Received) => Answer): Promise<Receiver> {
-  const started = await startReceiver(answer)
-  receivers.push(started)
-  return started
-}
+const receiver = receiversClosedAfterEach()
 
 /** The wire timestamp `seconds` after TEST_NOW. */
 const after = (seconds: number) => toTimestamp(new Date(TEST_NOW.getTime() + seconds * 1000))
