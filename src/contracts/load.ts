@@ -176,7 +176,9 @@ export class Contracts {
   /** Schema documents by file name without .json (client, paginated-list, events/...). */
   readonly schemas = new Map<string, JsonSchema>()
   readonly parameters: Record<string, JsonSchema>
-  private readonly ajv: Ajv2020
+  private readonly validateSchema: boolean
+  /** Bodies, forms, responses and whole documents: made on first use (see the `ajv` getter). */
+  private bodyAjv: Ajv2020 | undefined
   // Query values are coerced by kernel/validate.ts (as strictly as Laravel); this one fills defaults.
   private readonly queryAjv: Ajv2020
   private readonly compiled = new Map<string, ValidateFunction>()
@@ -187,7 +189,8 @@ export class Contracts {
     options: ContractsOptions = {},
   ) {
     const validateSchema = options.validateSchemas ?? true
-    this.ajv = newAjv({ validateSchema })
+    this.validateSchema = validateSchema
+    // Made now, with every schema document added: a document Ajv refuses stops the start here.
     this.queryAjv = newAjv({ validateSchema, useDefaults: true })
     for (const folder of ['schemas', 'events']) {
       for (const file of jsonFiles(`${dir}/${folder}`)) {
@@ -195,7 +198,6 @@ export class Contracts {
         const expectedId = `${CONTRACTS_BASE}${folder}/${file}`
         if (schema.$id !== expectedId) throw new Error(`contracts: ${folder}/${file} must have $id ${expectedId}`)
         this.schemas.set(`${folder === 'schemas' ? '' : `${folder}/`}${file.replace(/\.json$/, '')}`, schema)
-        this.ajv.addSchema(schema)
         this.queryAjv.addSchema(schema)
       }
     }
@@ -205,6 +207,21 @@ export class Contracts {
     for (const [surface, folder] of surfaceFolders()) {
       for (const file of jsonFiles(`${dir}/${folder}`)) this.addOperations(surface, file, readJson(`${dir}/${folder}/${file}`) as OperationFile)
     }
+  }
+
+  /**
+   * The Ajv of everything but queries, made with the first validator asked of it: a server's first
+   * answers (a GET validates only its query) do not wait for it. The same documents were added to
+   * the query Ajv at construction, with the same options but defaults, so adding them here cannot
+   * fail where that did not.
+   */
+  private get ajv(): Ajv2020 {
+    if (!this.bodyAjv) {
+      const ajv = newAjv({ validateSchema: this.validateSchema })
+      for (const schema of this.schemas.values()) ajv.addSchema(schema)
+      this.bodyAjv = ajv
+    }
+    return this.bodyAjv
   }
 
   private addOperations(surface: Surface, file: string, content: OperationFile): void {
