@@ -5,7 +5,6 @@
 // or expired says so. Each submission goes through the lifecycle engine's completeStep, so
 // statuses, events, webhooks, forms, files and magic outcomes are those of the control API's complete.
 import { Hono, type Context } from 'hono'
-import { jwtVerify } from 'jose'
 import type { Services, TeamContext } from '../context.ts'
 import { HttpError } from '../kernel/errors.ts'
 import { discardFiles, receiveMultipart } from '../kernel/multipart.ts'
@@ -46,6 +45,8 @@ async function accessOf(c: PerformContext, services: Services): Promise<Access |
     return found ? { ctx: { ...services, team: found.team }, record: found.record, base: `${PERFORM_BASE}/${token}` } : notValid(c)
   }
   const jwt = c.req.param('jwt') ?? ''
+  // jose loads with the first token signed or checked, not at start-up.
+  const { jwtVerify } = await import('jose')
   const key = sdkTokenKey(services.store)
   let claims: SdkTokenClaims
   try {
