@@ -1,7 +1,7 @@
 // Loads contracts/ once: every schema into one Ajv, every operation by operationId, with the
 // universal responses added here and nowhere else (see contracts/operation-file.schema.json).
 import { readdirSync, readFileSync } from 'node:fs'
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js'
+import { Ajv2020, MissingRefError, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js'
 import addFormatsModule from 'ajv-formats'
 import ajvErrorsModule from 'ajv-errors'
 import { contractsDir } from '../paths.ts'
@@ -180,7 +180,10 @@ export class Contracts {
   /** Bodies, forms, responses and whole documents: made on first use (see the `ajv` getter). */
   private bodyAjv: Ajv2020 | undefined
   // Query values are coerced by kernel/validate.ts (as strictly as Laravel); this one fills defaults.
-  private readonly queryAjv: Ajv2020
+  // Made with the first query validator, holding only the documents query schemas refer to (compileQuery).
+  private queryAjv: Ajv2020 | undefined
+  /** Schema documents by $id. */
+  private readonly documents = new Map<string, JsonSchema>()
   private readonly compiled = new Map<string, ValidateFunction>()
 
   constructor(
@@ -188,17 +191,14 @@ export class Contracts {
     readonly dir = contractsDir,
     options: ContractsOptions = {},
   ) {
-    const validateSchema = options.validateSchemas ?? true
-    this.validateSchema = validateSchema
-    // Made now, with every schema document added: a document Ajv refuses stops the start here.
-    this.queryAjv = newAjv({ validateSchema, useDefaults: true })
+    this.validateSchema = options.validateSchemas ?? true
     for (const folder of ['schemas', 'events']) {
       for (const file of jsonFiles(`${dir}/${folder}`)) {
         const schema = readJson(`${dir}/${folder}/${file}`) as JsonSchema
         const expectedId = `${CONTRACTS_BASE}${folder}/${file}`
         if (schema.$id !== expectedId) throw new Error(`contracts: ${folder}/${file} must have $id ${expectedId}`)
         this.schemas.set(`${folder === 'schemas' ? '' : `${folder}/`}${file.replace(/\.json$/, '')}`, schema)
-        this.queryAjv.addSchema(schema)
+        this.documents.set(expectedId, schema)
       }
     }
     const parameters = readJson(`${dir}/parameters.json`) as JsonSchema & { $defs: Record<string, JsonSchema> }
@@ -207,14 +207,13 @@ export class Contracts {
     for (const [surface, folder] of surfaceFolders()) {
       for (const file of jsonFiles(`${dir}/${folder}`)) this.addOperations(surface, file, readJson(`${dir}/${folder}/${file}`) as OperationFile)
     }
+    // Asked to check the schemas (the build, the harness, the tests): every document is checked
+    // against the meta-schema now, as Ajv adds it. The server skips it, and adds documents to Ajv
+    // as its validators first need them.
+    if (this.validateSchema) void this.ajv
   }
 
-  /**
-   * The Ajv of everything but queries, made with the first validator asked of it: a server's first
-   * answers (a GET validates only its query) do not wait for it. The same documents were added to
-   * the query Ajv at construction, with the same options but defaults, so adding them here cannot
-   * fail where that did not.
-   */
+  /** The Ajv of everything but queries, with every schema document, made with the first validator asked of it. */
   private get ajv(): Ajv2020 {
     if (!this.bodyAjv) {
       const ajv = newAjv({ validateSchema: this.validateSchema })
@@ -272,9 +271,26 @@ export class Contracts {
   }
 
   queryValidator(id: string): ValidateFunction {
-    return this.cached(`query:${id}`, () =>
-      this.queryAjv.compile({ $id: `${OPERATIONS_BASE}${id}.query.json`, ...this.querySchema(id) }),
-    )
+    return this.cached(`query:${id}`, () => this.compileQuery({ $id: `${OPERATIONS_BASE}${id}.query.json`, ...this.querySchema(id) }))
+  }
+
+  /**
+   * Compiles a query schema, adding to the query Ajv each document it refers to as Ajv finds it
+   * missing (as Ajv's own compileAsync loads schemas): few queries refer to any, and adding every
+   * document at start took a tenth of the server's start-up.
+   */
+  private compileQuery(schema: JsonSchema): ValidateFunction {
+    const ajv = (this.queryAjv ??= newAjv({ validateSchema: this.validateSchema, useDefaults: true }))
+    // Each pass adds a document or fails: bounded by the number of documents.
+    for (let pass = 0; ; pass++) {
+      try {
+        return ajv.compile(schema)
+      } catch (error) {
+        const missing = error instanceof MissingRefError && pass < this.documents.size ? this.documents.get(error.missingSchema) : undefined
+        if (!missing) throw error
+        ajv.addSchema(missing)
+      }
+    }
   }
 
   bodyValidator(id: string): ValidateFunction | undefined {
