@@ -28,6 +28,10 @@ export function bundleOptions(entryPoint: string, outfile: string): BuildOptions
     // back to src/ with it.
     sourcemap: 'linked',
     sourcesContent: false,
+    // Without whitespace the bundle is a third smaller: V8 parses it and Node reads its maps that
+    // much sooner at every start. Names stay as written (stack traces map back to src/ anyway).
+    minifyWhitespace: true,
+    minifySyntax: true,
     // Loaded only by pact verify, from node_modules: its native core cannot be bundled, and serve
     // (and the Docker image, which ships no node_modules) never needs it.
     external: ['@pact-foundation/pact'],
