@@ -123,7 +123,8 @@ function pathParamsOf(path: string): string[] {
 }
 
 function newAjv(options: { useDefaults?: boolean; validateSchema?: boolean }): Ajv2020 {
-  const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, strictTypes: false, ...options })
+  // Without schema checks the JSON Schema meta-schemas are never used: Ajv need not add them.
+  const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, strictTypes: false, meta: options.validateSchema !== false, ...options })
   // Ajv compiles a keyword's meta-schema when the keyword is added, whatever validateSchema says:
   // ajv-errors' took a quarter of the server's start-up in the contracts. Without schema checks
   // the keywords come without them (the build checks every schema with them).
