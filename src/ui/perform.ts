@@ -13,11 +13,11 @@ import { MAX_ATTACHMENT_BYTES, releaseAttachments, SAMPLES } from '../resources/
 import { presentName } from '../resources/clients/index.ts'
 import { performedRecord, type RecordRow, type StepRow } from '../resources/records/index.ts'
 import { SDK_TOKEN_ALG, SDK_TOKEN_AUDIENCE, SDK_TOKEN_ISSUER, sdkTokenKey, type SdkTokenClaims } from '../resources/sdk-token/index.ts'
+import { PERFORM_BASE } from './bases.ts'
 import { h, pageResponse, scriptResponse, seeOther, when, type Html } from './page.ts'
 import { EMPTY_STATE, fileFields, inputId, PERFORM_SAMPLES, readSubmission, stepFields, stepTitle, type StepState } from './perform-steps.ts'
 import { SHOW_IF_SCRIPT } from './scripts.ts'
 
-export const PERFORM_BASE = '/perform'
 const SHOW_IF_PATH = `${PERFORM_BASE}/assets/show-if.js`
 const SAMPLES_PATH = `${PERFORM_BASE}/samples`
 
