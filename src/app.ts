@@ -54,14 +54,15 @@ import { formTemplatesRoutes } from './resources/form-templates/routes.ts'
 import { formsRoutes } from './resources/forms/routes.ts'
 import { webhooksRoutes } from './resources/webhooks/routes.ts'
 import type { Identity } from './store/world.ts'
-import { DASHBOARD_BASE, DOCS_BASE, PERFORM_BASE, uiRoutes, type ApiDispatch } from './ui/index.ts'
+import { DASHBOARD_BASE, DOCS_BASE, PERFORM_BASE } from './ui/bases.ts'
+import type { ApiDispatch } from './ui/index.ts'
 
 export const API_BASE = SURFACES.api.base
 export const CONTROL_BASE = SURFACES.control.base
 /** The OAuth 2.0 endpoints, at the service root. */
 export const OAUTH_BASE = `${SURFACES.oauth.base}/oauth`
 /** The pages outside the API: the dashboard and the API reference (main.ts prints where). */
-export { DASHBOARD_BASE, DOCS_BASE } from './ui/index.ts'
+export { DASHBOARD_BASE, DOCS_BASE } from './ui/bases.ts'
 
 export interface AppOptions extends Services {
   contracts: Contracts
@@ -268,15 +269,21 @@ export function createApp(options: AppOptions): Hono<KernelEnv<RequestContext>> 
     actingFor.set(request, requestContext(identity, services))
     return inProcess.fetch(request)
   }
-  const ui = new Hono()
-  if (inWriteUnit) {
-    for (const base of [PERFORM_BASE, DASHBOARD_BASE]) ui.use(`${base}/*`, inWriteUnit)
-  }
-  uiRoutes(ui, { services, contracts, dispatch })
   // A path under a page's base that no page has goes on to the routes after the pages.
   const notAPage = new Response(null, { status: 404 })
-  ui.notFound(() => notAPage)
-  ui.onError(answerError)
+  // The pages (their templates, scripts and styles) load with the first request for one, not at start-up.
+  const loadPages = async () => {
+    const { uiRoutes } = await import('./ui/index.ts')
+    const ui = new Hono()
+    if (inWriteUnit) {
+      for (const base of [PERFORM_BASE, DASHBOARD_BASE]) ui.use(`${base}/*`, inWriteUnit)
+    }
+    uiRoutes(ui, { services, contracts, dispatch })
+    ui.notFound(() => notAPage)
+    ui.onError(answerError)
+    return ui
+  }
+  let ui: Promise<Hono> | undefined
 
   const app = new Hono<KernelEnv<RequestContext>>()
   app.use('*', hostCheck(new HostAllowList(options.allowedHosts)))
@@ -296,7 +303,7 @@ export function createApp(options: AppOptions): Hono<KernelEnv<RequestContext>> 
   // fast RegExpRouter takes, and merged here they sent every API request through its slower
   // TrieRouter, a fifth of what GET /clients/{id} cost (npm run bench).
   const pages = async (c: Context<KernelEnv<RequestContext>>, next: () => Promise<void>) => {
-    const answer = await ui.fetch(c.req.raw, c.env)
+    const answer = await (await (ui ??= loadPages())).fetch(c.req.raw, c.env)
     if (answer === notAPage) return next()
     return answer
   }

@@ -2,7 +2,7 @@
 // Bad input exits with code 2 and a one-line reason (see main.ts).
 import { Command, InvalidArgumentError, Option } from 'commander'
 import { describeStates, ROLE_PARAM } from './harness/pact/states.ts'
-import { TOKEN_ROLES } from './harness/runner.ts'
+import { TOKEN_ROLES } from './harness/roles.ts'
 import type { Latency } from './kernel/faults.ts'
 import { DEFAULT_MAX_BODY_BYTES } from './kernel/body.ts'
 import { DEFAULT_JOURNAL_SIZE } from './kernel/journal.ts'

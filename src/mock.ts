@@ -13,7 +13,7 @@ import { createEventBus } from './kernel/events.ts'
 import { createRandom } from './kernel/random.ts'
 import { contractsDir, packageJsonPath, samplesDir } from './paths.ts'
 import { loadWorldFixture, type WorldFixture } from './seed/fixture.ts'
-import { seededWorld } from './seed/index.ts'
+import { hasPrebuiltWorld, readPrebuiltWorld } from './seed/prebuilt.ts'
 import { createServices } from './services.ts'
 import { BlobStore, uploadsBeside } from './store/blobs.ts'
 import { openWorld, type OpenedWorld, type OpenWorldOptions } from './store/persistence.ts'
@@ -54,7 +54,10 @@ export async function openMock(config: MockConfig, seams: DataFileSeams = {}): P
   const contracts = new Contracts(contractsDir, { validateSchemas: false })
   const fixture = loadWorldFixture()
   const clock = createClock({ start: config.clock, frozen: config.freezeClock })
-  const world = await openWorld({ tables: TABLES, file: config.data, build: () => seededWorld(fixture, config.seed), ...seams })
+  // The generator (faker and its locales) loads only for a seed whose world was not built ahead.
+  const generator = hasPrebuiltWorld(fixture, config.seed) ? undefined : await import('./seed/index.ts')
+  const build = () => (generator ? generator.seededWorld(fixture, config.seed) : readPrebuiltWorld())
+  const world = await openWorld({ tables: TABLES, file: config.data, build, ...seams })
   const { store } = world
   // Mixing in how many ids were handed out keeps new uuids fresh after a restart with --data.
   const issued = Object.values(store.data.sequences).reduce((sum, n) => sum + (n ?? 0), 0)

@@ -1,7 +1,7 @@
 // Loads contracts/ once: every schema into one Ajv, every operation by operationId, with the
 // universal responses added here and nowhere else (see contracts/operation-file.schema.json).
 import { readdirSync, readFileSync } from 'node:fs'
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js'
+import { Ajv2020, MissingRefError, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js'
 import addFormatsModule from 'ajv-formats'
 import ajvErrorsModule from 'ajv-errors'
 import { contractsDir } from '../paths.ts'
@@ -123,7 +123,8 @@ function pathParamsOf(path: string): string[] {
 }
 
 function newAjv(options: { useDefaults?: boolean; validateSchema?: boolean }): Ajv2020 {
-  const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, strictTypes: false, ...options })
+  // Without schema checks the JSON Schema meta-schemas are never used: Ajv need not add them.
+  const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, strictTypes: false, meta: options.validateSchema !== false, ...options })
   // Ajv compiles a keyword's meta-schema when the keyword is added, whatever validateSchema says:
   // ajv-errors' took a quarter of the server's start-up in the contracts. Without schema checks
   // the keywords come without them (the build checks every schema with them).
@@ -176,9 +177,14 @@ export class Contracts {
   /** Schema documents by file name without .json (client, paginated-list, events/...). */
   readonly schemas = new Map<string, JsonSchema>()
   readonly parameters: Record<string, JsonSchema>
-  private readonly ajv: Ajv2020
+  private readonly validateSchema: boolean
+  /** Bodies, forms, responses and whole documents: made on first use (see the `ajv` getter). */
+  private bodyAjv: Ajv2020 | undefined
   // Query values are coerced by kernel/validate.ts (as strictly as Laravel); this one fills defaults.
-  private readonly queryAjv: Ajv2020
+  // Made with the first query validator, holding only the documents query schemas refer to (compileQuery).
+  private queryAjv: Ajv2020 | undefined
+  /** Schema documents by $id. */
+  private readonly documents = new Map<string, JsonSchema>()
   private readonly compiled = new Map<string, ValidateFunction>()
 
   constructor(
@@ -186,17 +192,14 @@ export class Contracts {
     readonly dir = contractsDir,
     options: ContractsOptions = {},
   ) {
-    const validateSchema = options.validateSchemas ?? true
-    this.ajv = newAjv({ validateSchema })
-    this.queryAjv = newAjv({ validateSchema, useDefaults: true })
+    this.validateSchema = options.validateSchemas ?? true
     for (const folder of ['schemas', 'events']) {
       for (const file of jsonFiles(`${dir}/${folder}`)) {
         const schema = readJson(`${dir}/${folder}/${file}`) as JsonSchema
         const expectedId = `${CONTRACTS_BASE}${folder}/${file}`
         if (schema.$id !== expectedId) throw new Error(`contracts: ${folder}/${file} must have $id ${expectedId}`)
         this.schemas.set(`${folder === 'schemas' ? '' : `${folder}/`}${file.replace(/\.json$/, '')}`, schema)
-        this.ajv.addSchema(schema)
-        this.queryAjv.addSchema(schema)
+        this.documents.set(expectedId, schema)
       }
     }
     const parameters = readJson(`${dir}/parameters.json`) as JsonSchema & { $defs: Record<string, JsonSchema> }
@@ -205,6 +208,20 @@ export class Contracts {
     for (const [surface, folder] of surfaceFolders()) {
       for (const file of jsonFiles(`${dir}/${folder}`)) this.addOperations(surface, file, readJson(`${dir}/${folder}/${file}`) as OperationFile)
     }
+    // Asked to check the schemas (the build, the harness, the tests): every document is checked
+    // against the meta-schema now, as Ajv adds it. The server skips it, and adds documents to Ajv
+    // as its validators first need them.
+    if (this.validateSchema) void this.ajv
+  }
+
+  /** The Ajv of everything but queries, with every schema document, made with the first validator asked of it. */
+  private get ajv(): Ajv2020 {
+    if (!this.bodyAjv) {
+      const ajv = newAjv({ validateSchema: this.validateSchema })
+      for (const schema of this.schemas.values()) ajv.addSchema(schema)
+      this.bodyAjv = ajv
+    }
+    return this.bodyAjv
   }
 
   private addOperations(surface: Surface, file: string, content: OperationFile): void {
@@ -255,9 +272,26 @@ export class Contracts {
   }
 
   queryValidator(id: string): ValidateFunction {
-    return this.cached(`query:${id}`, () =>
-      this.queryAjv.compile({ $id: `${OPERATIONS_BASE}${id}.query.json`, ...this.querySchema(id) }),
-    )
+    return this.cached(`query:${id}`, () => this.compileQuery({ $id: `${OPERATIONS_BASE}${id}.query.json`, ...this.querySchema(id) }))
+  }
+
+  /**
+   * Compiles a query schema, adding to the query Ajv each document it refers to as Ajv finds it
+   * missing (as Ajv's own compileAsync loads schemas): few queries refer to any, and adding every
+   * document at start took a tenth of the server's start-up.
+   */
+  private compileQuery(schema: JsonSchema): ValidateFunction {
+    const ajv = (this.queryAjv ??= newAjv({ validateSchema: this.validateSchema, useDefaults: true }))
+    // Each pass adds a document or fails: bounded by the number of documents.
+    for (let pass = 0; ; pass++) {
+      try {
+        return ajv.compile(schema)
+      } catch (error) {
+        const missing = error instanceof MissingRefError && pass < this.documents.size ? this.documents.get(error.missingSchema) : undefined
+        if (!missing) throw error
+        ajv.addSchema(missing)
+      }
+    }
   }
 
   bodyValidator(id: string): ValidateFunction | undefined {

@@ -11,7 +11,7 @@ import { createClient } from '../resources/clients/index.ts'
 import { createRecord, creditBalance } from '../resources/record-creation/index.ts'
 import { prepareSteps } from '../resources/steps/index.ts'
 import type { WebhookDeliveryRow } from '../resources/webhooks/index.ts'
-import { seededFaker } from '../seed/generate.ts'
+import type { seededFaker } from '../seed/generate.ts'
 import type { MemberRow } from '../store/identity.ts'
 import type { Team } from '../store/world.ts'
 import type { ControlRoutes } from './routes.ts'
@@ -103,8 +103,8 @@ function actingMember(services: Services, team: Team): RequestContext {
 }
 
 /** Makes what an event of this kind is about, through the services the API uses (their own events are published as the API would). */
-function make(ctx: RequestContext, kind: Kind): MockEventSubjectsJson {
-  const faker = seededFaker(ctx.random.int(0, 2 ** 31))
+function make(ctx: RequestContext, kind: Kind, fakerOf: typeof seededFaker): MockEventSubjectsJson {
+  const faker = fakerOf(ctx.random.int(0, 2 ** 31))
   const [firstName, lastName] = [faker.person.firstName(), faker.person.lastName()]
   const client = createClient(ctx, {
     name: { first_name: firstName, last_name: lastName },
@@ -126,11 +126,12 @@ function make(ctx: RequestContext, kind: Kind): MockEventSubjectsJson {
 }
 
 export function eventsRoutes(routes: ControlRoutes): void {
-  routes.handle('control.events.create', { rules: ({ ctx, body, passed }) => eventErrors(ctx, body, passed) }, ({ ctx, body }): MockEventJson => {
+  routes.handle('control.events.create', { rules: ({ ctx, body, passed }) => eventErrors(ctx, body, passed) }, async ({ ctx, body }): Promise<MockEventJson> => {
     const team = ctx.store.team(body.team) as Team
     const kind = kindOf(body.event)
     const named = body[kind]
-    const created = named === undefined ? make(actingMember(ctx, team), kind) : null
+    // The generator (faker and its locales) loads on the first event that needs a made-up client, not at start-up.
+    const created = named === undefined ? make(actingMember(ctx, team), kind, (await import('../seed/generate.ts')).seededFaker) : null
     const subjects = created ?? (subjectsOf(team, kind, named as number | string) as MockEventSubjectsJson)
     // Deliveries are written as the event is published: those after the last id handed out are its own.
     const before = ctx.store.data.sequences.webhook_delivery ?? 0

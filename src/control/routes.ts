@@ -17,7 +17,6 @@ import { setCaseAssignees, type CaseRow } from '../resources/cases/index.ts'
 import { archiveOrganisation, unarchiveOrganisation, type OrganisationRow } from '../resources/organisations/index.ts'
 import { SDK_TOKEN_ALG, SDK_TOKEN_AUDIENCE, SDK_TOKEN_ISSUER, SDK_TOKEN_LIFETIME_SECONDS, sdkTokenKey } from '../resources/sdk-token/index.ts'
 import { presentMember, presentTeam } from '../resources/team/index.ts'
-import { addTeam } from '../seed/index.ts'
 import { oauthOf } from '../oauth/index.ts'
 import { advanceSettling } from '../webhook-delivery/index.ts'
 import type { Team } from '../store/world.ts'
@@ -106,7 +105,9 @@ export function presentClock(services: Services, jobsRun: number) {
 
 /** teamDropped: forgets what the app keeps per team outside the store (its faults, its journal). */
 export function controlRoutes(routes: ControlRoutes, teamDropped: (team: number) => void): void {
-  routes.handle('control.teams.create', ({ ctx, body }) => {
+  routes.handle('control.teams.create', async ({ ctx, body }) => {
+    // The seed (faker and its locales) loads with the first team made, not at start-up.
+    const { addTeam } = await import('../seed/index.ts')
     const created = addTeam(ctx.store, ctx.random, ctx.clock.now(), {
       ...(body.name !== undefined && { name: body.name }),
       casesEnabled: body.cases,

@@ -4,7 +4,6 @@
 import type { Services } from '../context.ts'
 import { invalid, notFound } from '../kernel/errors.ts'
 import { loadWorldFixture } from '../seed/fixture.ts'
-import { seededTeamImage } from '../seed/index.ts'
 import { captureTeam, restoreTeam, teamBlobs, unheldBlobs } from '../store/snapshots.ts'
 import type { SnapshotRow, Team, TeamImage } from '../store/world.ts'
 import type { ControlRoutes } from './routes.ts'
@@ -93,10 +92,12 @@ export function snapshotRoutes(routes: ControlRoutes): void {
     return putBack(ctx, team, snapshot, 'snapshot', snapshot.id)
   })
 
-  routes.handle('control.teams.reset', ({ ctx, params }) => {
+  routes.handle('control.teams.reset', async ({ ctx, params }) => {
     const team = findTeam(ctx, params)
     const baseline = ctx.store.data.baselines.find((image) => image.team === team.id)
     if (baseline) return putBack(ctx, team, baseline, 'creation', null)
+    // The seed (faker and its locales) loads with the first reset to it, not at start-up.
+    const { seededTeamImage } = await import('../seed/index.ts')
     const seeded = seededTeamImage(loadWorldFixture(), ctx.store.data.seed, team.id)
     if (!seeded) throw new Error(`team ${team.id} was neither seeded nor made by POST /_mock/teams: nothing to reset it to`)
     return putBack(ctx, team, seeded, 'seed', null)

@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs'
 import { stringify } from 'yaml'
 import type { Contracts } from '../contracts/load.ts'
 import type { ProxiedExchange } from './proxy.ts'
-import { TOKEN_ROLES } from './runner.ts'
+import { TOKEN_ROLES } from './roles.ts'
 
 
 export interface RecordOptions {

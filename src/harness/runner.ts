@@ -11,13 +11,11 @@ import { Conformance } from './conformance.ts'
 // The check the package publishes for receivers (ivs-mock/webhooks): the runner trusts a delivery as a user's receiver would.
 import { verifySignature } from '../webhook-delivery/verify.js'
 import { Receiver, type Delivery } from './receiver.ts'
+import { TOKEN_ROLES, type TokenRole } from './roles.ts'
 import { defaultSamplesDir, loadScenarios, stepKind, stepOperationId, type ControlStep, type LoadedScenario, type OperationStep, type PathStep, type ReceiveStep, type Step } from './scenarios.ts'
 import { excerpt, interpolate, mismatch, valueAt, VariableError, type Variables } from './values.ts'
 
 export type Outcome = 'passed' | 'failed' | 'skipped'
-/** Roles a token can be given for (the scenario format's roles but none). */
-export type TokenRole = Exclude<Role, 'none'>
-export const TOKEN_ROLES: readonly TokenRole[] = ['owner', 'member', 'read-only', 'assigned-only', 'assumed', 'other-team', 'legacy']
 
 export interface StepReport {
   name: string

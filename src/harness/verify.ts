@@ -3,7 +3,8 @@
 import { loadContracts } from '../contracts/load.ts'
 import { coverage, formatCoverage } from './coverage.ts'
 import { ConsoleReporter, jsonReport, junitXml, writeReport } from './reports.ts'
-import { RunUsageError, Runner, TargetUnreachableError, TOKEN_ROLES, type TokenRole } from './runner.ts'
+import { TOKEN_ROLES, type TokenRole } from './roles.ts'
+import { RunUsageError, Runner, TargetUnreachableError } from './runner.ts'
 import { loadScenarios, ScenarioFormatError, type LoadedScenario } from './scenarios.ts'
 
 export const EXIT_PASSED = 0

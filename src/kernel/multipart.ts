@@ -8,7 +8,7 @@ import { createWriteStream, rmSync, statSync, type WriteStream } from 'node:fs'
 import { join } from 'node:path'
 import type { Writable } from 'node:stream'
 import { finished, pipeline } from 'node:stream/promises'
-import busboy from 'busboy'
+import type busboy from 'busboy'
 import { payloadTooLarge } from './errors.ts'
 
 /** What the whole body may carry beyond the file: boundaries, part headers and small fields. */
@@ -84,9 +84,11 @@ export async function receiveMultipart(request: Request, fileFields: ReadonlySet
   if (declared > maxBody) throw payloadTooLarge()
   if (!/^multipart\/form-data\b/i.test(contentType) || request.body === null) return empty()
 
+  // busboy loads with the first multipart body, not at start-up.
+  const { default: parse } = await import('busboy')
   let parser: busboy.Busboy
   try {
-    parser = busboy({
+    parser = parse({
       headers: { 'content-type': contentType },
       defParamCharset: 'utf8',
       // busboy's limit trips when a file reaches it; one byte more, so that exactly maxBytes passes.

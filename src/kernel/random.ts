@@ -1,6 +1,12 @@
 // Seeded randomness for everything the mock generates at run time (uuids, secrets), so a run
 // with the same seed and the same requests produces the same values.
-import { Faker, en } from '@faker-js/faker'
+//
+// The values are faker's (v10) for the seed, drawn without loading faker: faker's seeded generator
+// is a Mersenne Twister (pure-rand's, one 32-bit number at a time), and its uuid, hexadecimal and
+// integer helpers are the few lines below. Faker and its locale data cost a tenth of the start-up;
+// the seed's generator (src/seed/) still uses faker and loads it when it first runs.
+// test/kernel/random.test.ts checks every helper against faker, draw for draw.
+import { mersenne } from 'pure-rand/generator/mersenne'
 
 export interface Random {
   uuid(): string
@@ -10,11 +16,27 @@ export interface Random {
   int(min: number, max: number): number
 }
 
+/** Faker's hexadecimal alphabet: a draw picks among 22 characters, upper case included, then lowers the case. */
+const HEX_CHARACTERS = '0123456789abcdefABCDEF'
+/** Version 4: 'x' is any hexadecimal digit, 'y' one of 8 to b (faker fills every x first, then y). */
+const UUID_PATTERN = 'xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx'
+
 export function createRandom(seed: number): Random {
-  const faker = new Faker({ locale: [en], seed })
+  const twister = mersenne(seed)
+  const nextU32 = () => twister.next() >>> 0
+  /** A float in [0, 1) from 53 random bits, as faker's randomizer draws it. */
+  const next = () => ((nextU32() >>> 5) * 67_108_864 + (nextU32() >>> 6)) / 9_007_199_254_740_992
+  // As faker's: a range of one value draws nothing; an empty range is an error.
+  const int = (min: number, max: number) => {
+    const [low, high] = [Math.ceil(min), Math.floor(max)]
+    if (low === high) return low
+    if (high < low) throw new Error(`Max ${max} should be greater than min ${min}.`)
+    return Math.floor(next() * (high - low + 1) + low)
+  }
   return {
-    uuid: () => faker.string.uuid(),
-    hex: (length) => faker.string.hexadecimal({ length, casing: 'lower', prefix: '' }),
-    int: (min, max) => faker.number.int({ min, max }),
+    uuid: () =>
+      UUID_PATTERN.replaceAll('x', () => int(0, 15).toString(16)).replaceAll('y', () => int(8, 11).toString(16)),
+    hex: (length) => Array.from({ length }, () => HEX_CHARACTERS[int(0, HEX_CHARACTERS.length - 1)] as string).join('').toLowerCase(),
+    int,
   }
 }

@@ -1,7 +1,6 @@
 // The authorisation-code flow (FACTS.md "OAuth 2.0"): checking an authorisation request, granting
 // a code, and the token endpoint's two grants, in the PHP league server's order of checks. Every
 // moment is the mock's clock.
-import { SignJWT } from 'jose'
 import type { Services } from '../context.ts'
 import type { Operations } from '../contracts/generated.ts'
 import { toTimestamp, type Clock } from '../kernel/clock.ts'
@@ -77,6 +76,8 @@ function authenticateClient(services: Services, params: OAuthParams): OAuthClien
 }
 
 async function issueTokens(services: Services, grant: Grant): Promise<TokenAnswer> {
+  // jose loads with the first token signed, not at start-up.
+  const { SignJWT } = await import('jose')
   const { store, clock, random } = services
   const issuedAt = Math.floor(clock.now().getTime() / 1000)
   const at = (seconds: number) => toTimestamp(new Date((issuedAt + seconds) * 1000))

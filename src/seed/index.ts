@@ -1,16 +1,15 @@
 // Builds the seeded world from fixtures/world.json (teams, users, roles, tokens) and the seeded
 // generator (everything else), and adds fresh teams on demand (tests, the control API).
-import { existsSync, readFileSync } from 'node:fs'
 import { toTimestamp } from '../kernel/clock.ts'
 import type { Random } from '../kernel/random.ts'
 import { ROLES, type Role } from '../kernel/roles.ts'
 import type { MemberRow, TokenRow, UserRow } from '../store/identity.ts'
 import { seededOAuthState } from './oauth.ts'
-import { prebuiltWorldPath } from '../paths.ts'
 import { captureTeam } from '../store/snapshots.ts'
 import { newTeamState, Store, WORLD_FORMAT, type Team, type TeamImage, type WorldData } from '../store/world.ts'
 import type { WorldFixture } from './fixture.ts'
 import { generateTeamData, seededFaker, type GenerateCounts } from './generate.ts'
+import { hasPrebuiltWorld, readPrebuiltWorld } from './prebuilt.ts'
 import { TABLES } from '../tables.ts'
 
 const DAY = 86_400_000
@@ -92,10 +91,7 @@ export function seedWorld(fixture: WorldFixture, seed = fixture.seed): WorldData
 
 /** The seeded world of a seed: the build's (dist/world.json) for the fixture's own seed, else seeded now. */
 export function seededWorld(fixture: WorldFixture, seed: number | undefined): WorldData {
-  if ((seed === undefined || seed === fixture.seed) && existsSync(prebuiltWorldPath)) {
-    return JSON.parse(readFileSync(prebuiltWorldPath, 'utf8')) as WorldData
-  }
-  return seedWorld(fixture, seed)
+  return hasPrebuiltWorld(fixture, seed) ? readPrebuiltWorld() : seedWorld(fixture, seed)
 }
 
 /**

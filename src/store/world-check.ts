@@ -2,10 +2,10 @@
 // format, then every row against the JSON Schema of the world's types (world-format.schema.json,
 // generated from them by npm run world-schema), then keys that must be unique. A file that fails
 // is refused with one line naming the first problem; nothing is written.
+import { readFileSync } from 'node:fs'
 import { Ajv, type ErrorObject } from 'ajv'
 import { keyField } from './changes.ts'
 import { DataFileError } from './log.ts'
-import worldSchema from './world-format.schema.json' with { type: 'json' }
 import { WORLD_FORMAT, type WorldData } from './world.ts'
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
@@ -23,6 +23,15 @@ export function checkFormat(value: unknown, file: string): asserts value is Worl
 
 let validate: ReturnType<Ajv['compile']> | undefined
 
+/**
+ * The schema, read with the first data file checked (only --data reads one) from beside this
+ * module: src/store/ in a checkout, dist/ in the bundle (its build step copies it there). Imported
+ * into the bundle, its 107 KB were parsed into objects at every start.
+ */
+function readWorldSchema(): Record<string, unknown> {
+  return JSON.parse(readFileSync(new URL('./world-format.schema.json', import.meta.url), 'utf8')) as Record<string, unknown>
+}
+
 /** The first problem the schema finds, where it is, in words. */
 function describe(error: ErrorObject): string {
   const where = error.instancePath === '' ? 'the world' : error.instancePath
@@ -33,7 +42,7 @@ function describe(error: ErrorObject): string {
 
 /** Every row as the types say, and no two rows of one table with the same key. */
 export function checkWorld(data: WorldData, file: string): void {
-  validate ??= new Ajv({ allErrors: false, strict: false }).compile(worldSchema)
+  validate ??= new Ajv({ allErrors: false, strict: false }).compile(readWorldSchema())
   const damaged = (problem: string) => new DataFileError(`data file ${file} is damaged: ${problem}; nothing was changed (restore it, or delete it to start from the seeded world)`)
   if (!validate(data)) throw damaged(describe((validate.errors as ErrorObject[])[0] as ErrorObject))
   const unique = (rows: readonly object[], field: string, where: string) => {

@@ -10,6 +10,7 @@ import type { CaseJson, ClientJson, RecordJson, StepJson, WebhookDeliveryJson, W
 import type { Contracts } from '../contracts/load.ts'
 import type { Identity, Team } from '../store/world.ts'
 import { advanceSettling } from '../webhook-delivery/index.ts'
+import { DASHBOARD_BASE } from './bases.ts'
 import { ApiCaller, problemOf, type ApiDispatch } from './api.ts'
 import {
   casesPanel,
@@ -28,7 +29,6 @@ import {
 import { h, pageResponse, scriptResponse, seeOther, when } from './page.ts'
 import { DASHBOARD_SCRIPT } from './scripts.ts'
 
-export const DASHBOARD_BASE = '/_mock/ui'
 const SCRIPT_PATH = `${DASHBOARD_BASE}/assets/dashboard.js`
 
 /** How many rows each list of the dashboard shows (the newest). */

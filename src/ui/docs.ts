@@ -5,9 +5,9 @@ import { createReadStream, existsSync, statSync } from 'node:fs'
 import { Readable } from 'node:stream'
 import type { Hono } from 'hono'
 import { docsAssetsDir } from '../paths.ts'
+import { DOCS_BASE } from './bases.ts'
 import { h, pageResponse, PAGE_HEADERS, renderPage } from './page.ts'
 
-export const DOCS_BASE = '/docs'
 const RENDERER = `${DOCS_BASE}/assets/redoc.standalone.js`
 
 /** The two documents the reference shows, by the path below /docs. */

@@ -7,9 +7,7 @@ import { dashboardRoutes, type DashboardOptions } from './dashboard.ts'
 import { docsRoutes } from './docs.ts'
 import { performRoutes } from './perform.ts'
 
-export { DASHBOARD_BASE } from './dashboard.ts'
-export { DOCS_BASE } from './docs.ts'
-export { PERFORM_BASE } from './perform.ts'
+export { DASHBOARD_BASE, DOCS_BASE, PERFORM_BASE } from './bases.ts'
 export type { ApiDispatch } from './api.ts'
 
 export function uiRoutes(app: Hono, options: DashboardOptions): void {

@@ -5,7 +5,6 @@
 // or expired says so. Each submission goes through the lifecycle engine's completeStep, so
 // statuses, events, webhooks, forms, files and magic outcomes are those of the control API's complete.
 import { Hono, type Context } from 'hono'
-import { jwtVerify } from 'jose'
 import type { Services, TeamContext } from '../context.ts'
 import { HttpError } from '../kernel/errors.ts'
 import { discardFiles, receiveMultipart } from '../kernel/multipart.ts'
@@ -14,11 +13,11 @@ import { MAX_ATTACHMENT_BYTES, releaseAttachments, SAMPLES } from '../resources/
 import { presentName } from '../resources/clients/index.ts'
 import { performedRecord, type RecordRow, type StepRow } from '../resources/records/index.ts'
 import { SDK_TOKEN_ALG, SDK_TOKEN_AUDIENCE, SDK_TOKEN_ISSUER, sdkTokenKey, type SdkTokenClaims } from '../resources/sdk-token/index.ts'
+import { PERFORM_BASE } from './bases.ts'
 import { h, pageResponse, scriptResponse, seeOther, when, type Html } from './page.ts'
 import { EMPTY_STATE, fileFields, inputId, PERFORM_SAMPLES, readSubmission, stepFields, stepTitle, type StepState } from './perform-steps.ts'
 import { SHOW_IF_SCRIPT } from './scripts.ts'
 
-export const PERFORM_BASE = '/perform'
 const SHOW_IF_PATH = `${PERFORM_BASE}/assets/show-if.js`
 const SAMPLES_PATH = `${PERFORM_BASE}/samples`
 
@@ -46,6 +45,8 @@ async function accessOf(c: PerformContext, services: Services): Promise<Access |
     return found ? { ctx: { ...services, team: found.team }, record: found.record, base: `${PERFORM_BASE}/${token}` } : notValid(c)
   }
   const jwt = c.req.param('jwt') ?? ''
+  // jose loads with the first token signed or checked, not at start-up.
+  const { jwtVerify } = await import('jose')
   const key = sdkTokenKey(services.store)
   let claims: SdkTokenClaims
   try {

@@ -1,6 +1,5 @@
 // POST /sdk_token: a JWT scoped to one record, valid for 60 minutes of the mock's clock
 // (FACTS.md "Records and steps"), signed with the world's key (key.ts).
-import { SignJWT } from 'jose'
 import { canSee, type RequestContext } from '../../context.ts'
 import { invalid } from '../../kernel/errors.ts'
 import type { RecordRow } from '../records/index.ts'
@@ -25,6 +24,8 @@ function tokenRecord(ctx: RequestContext, id: number): RecordRow {
 }
 
 export async function createSdkToken(ctx: RequestContext, recordId: number): Promise<string> {
+  // jose loads with the first token signed, not at start-up.
+  const { SignJWT } = await import('jose')
   const record = tokenRecord(ctx, recordId)
   const key = sdkTokenKey(ctx.store)
   const issuedAt = Math.floor(ctx.clock.now().getTime() / 1000)
