@@ -424,7 +424,8 @@ describe("advancing the clock (POST /_mock/clock/advance) with a receiver that h
   })
 
   it('still walks the retry schedule of a receiver that answers', async () => {
-    const mock = webhookMock({ timeoutMs: 200 })
+    // A whole second per attempt: on a loaded machine the failing receiver's quick 500 must land within it.
+    const mock = webhookMock({ timeoutMs: 1000 })
     const api = mock.newTeam().api()
     const hanging = await receiver(() => 'hang')
     const failing = await receiver(() => ({ status: 500 }))
