@@ -39,13 +39,35 @@ export function createClock(options: ClockOptions = {}): Clock {
   let offset = options.start ? options.start.getTime() - Date.now() : 0
   let frozenAt = options.start?.getTime() ?? Date.now()
   const nowMs = () => (frozen ? frozenAt : Date.now() + offset)
+  // A request reads the wire timestamp or today's date several times (and so does every request
+  // after it in the same second): each is formatted once per second, or once per day, of the clock.
+  let timestampSecond = Number.NaN
+  let timestampText = ''
+  let todayNumber = Number.NaN
+  let todayText = ''
   return {
     get frozen() {
       return frozen
     },
     now: () => new Date(nowMs()),
-    timestamp: () => toTimestamp(new Date(nowMs())),
-    today: () => toDate(new Date(nowMs())),
+    timestamp: () => {
+      const ms = nowMs()
+      const second = Math.floor(ms / 1000)
+      if (second !== timestampSecond) {
+        timestampText = toTimestamp(new Date(ms))
+        timestampSecond = second
+      }
+      return timestampText
+    },
+    today: () => {
+      const ms = nowMs()
+      const day = Math.floor(ms / 86_400_000)
+      if (day !== todayNumber) {
+        todayText = toDate(new Date(ms))
+        todayNumber = day
+      }
+      return todayText
+    },
     advance(milliseconds) {
       if (frozen) frozenAt += milliseconds
       else offset += milliseconds

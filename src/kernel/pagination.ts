@@ -31,10 +31,30 @@ export interface PageQuery {
   limit: number
 }
 
+/** Links already built, by the request's URL and the page linked to; cleared when full. */
+const pageLinks = new Map<string, string>()
+const MAX_PAGE_LINKS = 1000
+/** Longer URLs are built every time: the cache stays under a few megabytes. */
+const MAX_CACHED_URL = 1024
+
+/**
+ * The URL with its page parameter set: parsing and serialising a URL cost a list about as much
+ * as presenting its page, and clients ask for the same URLs again and again (a list polled, pages
+ * walked), so each link is built once.
+ */
 function pageUrl(url: string, page: number): string {
-  const link = new URL(url)
-  link.searchParams.set('page', String(page))
-  return link.toString()
+  const key = `${page} ${url}`
+  let link = pageLinks.get(key)
+  if (link === undefined) {
+    const parsed = new URL(url)
+    parsed.searchParams.set('page', String(page))
+    link = parsed.toString()
+    if (url.length <= MAX_CACHED_URL) {
+      if (pageLinks.size >= MAX_PAGE_LINKS) pageLinks.clear()
+      pageLinks.set(key, link)
+    }
+  }
+  return link
 }
 
 /**

@@ -18,7 +18,13 @@ const TITLE_DISPLAY: Record<string, string> = {
   prof: 'Prof',
 }
 
-const joinNames = (...parts: Array<string | null>) => parts.filter(Boolean).join(' ')
+/** The parts that are set (neither null nor empty), joined by spaces: without arrays, as every client presented calls it three times. */
+function joinNames(first: string | null, second: string | null, third: string | null = null): string {
+  let joined = first || ''
+  if (second) joined = joined === '' ? second : `${joined} ${second}`
+  if (third) joined = joined === '' ? third : `${joined} ${third}`
+  return joined
+}
 
 export function presentName(name: NameRow): NameJson {
   const title = name.title === 'other' ? name.other_title : name.title && (TITLE_DISPLAY[name.title] ?? name.title)
