@@ -120,6 +120,23 @@ export function replaceTeamJobs(jobs: JobRow[], team: number, replacement: reado
   }
 }
 
+/**
+ * Puts jobs into a queue as insertJob would one by one in the order of their ids (after the jobs
+ * due at the same moment), in one pass over the queue.
+ */
+function mergeJobs(jobs: JobRow[], incoming: JobRow[]): void {
+  const sorted = incoming.sort(dueOrder)
+  const queued = jobs.splice(0, jobs.length)
+  let i = 0
+  for (const job of sorted) {
+    while (i < queued.length && (queued[i] as JobRow).due <= job.due) jobs.push(queued[i++] as JobRow)
+    jobs.push(job)
+  }
+  while (i < queued.length) jobs.push(queued[i++] as JobRow)
+  const index = jobIndexes.get(jobs)
+  if (index) for (const job of sorted) indexJob(index, job)
+}
+
 /** A run that keeps finding due work this long is a bug (a job rescheduling itself at once), not load. */
 const MAX_JOBS_PER_RUN = 1_000_000
 
@@ -135,19 +152,53 @@ export class Scheduler {
     private readonly log?: JobQueueLog,
   ) {}
 
+  /** Jobs due after `horizon`, kept out of the queue until release() (see holdBeyond), by what they are about. */
+  private held: Map<string, JobRow[]> | undefined
+  private horizon = Infinity
+
+  /**
+   * Until release(), keeps the jobs scheduled for after `moment` out of the queue. A seed making a
+   * team's history never runs past its epoch, and most of what it schedules (expiries years away,
+   * reminders and results past the epoch) falls after it: held aside, they are not in the way of
+   * every job it schedules sooner, which would otherwise move them all along the sorted queue.
+   */
+  holdBeyond(moment: number): void {
+    this.horizon = moment
+    this.held = new Map()
+  }
+
+  /** Puts the held jobs into the queue, where scheduling them would have put them. */
+  release(): void {
+    const held = this.held
+    this.held = undefined
+    this.horizon = Infinity
+    if (held && held.size > 0) mergeJobs(this.jobs, [...held.values()].flat())
+  }
+
   on(kind: string, handler: JobHandler): void {
     this.handlers.set(kind, handler)
   }
 
   schedule(kind: string, team: number, subject: number, due: Date): JobRow {
     const job: JobRow = { id: this.nextId(), kind, team, subject, due: due.getTime() }
-    insertJob(this.jobs, job)
+    if (this.held && job.due > this.horizon) {
+      const key = aboutKey(kind, team, subject)
+      const same = this.held.get(key)
+      if (same) same.push(job)
+      else this.held.set(key, [job])
+    } else {
+      insertJob(this.jobs, job)
+    }
     this.log?.added(job)
     return job
   }
 
   /** Drops one job that schedule() answered, found by its moment (a search, not a walk through the queue). */
   unschedule(job: JobRow): void {
+    if (this.dropHeld(job.kind, job.team, job.subject, (held) => held.id === job.id)) {
+      this.log?.removed(job)
+      return
+    }
     for (let index = firstAfter(this.jobs, job.due - 1); index < this.jobs.length && (this.jobs[index] as JobRow).due === job.due; index++) {
       if ((this.jobs[index] as JobRow).id === job.id) {
         unindexJob(this.jobs, this.jobs[index] as JobRow)
@@ -160,6 +211,10 @@ export class Scheduler {
 
   /** Drops the jobs of a kind about a subject (a record's expiry moved, a reminder was switched off). */
   cancel(kind: string, team: number, subject: number): void {
+    this.dropHeld(kind, team, subject, (job) => {
+      this.log?.removed(job)
+      return true
+    })
     const index = jobIndex(this.jobs)
     const key = aboutKey(kind, team, subject)
     const jobs = index.get(key)
@@ -171,6 +226,18 @@ export class Scheduler {
       this.jobs.splice(at, 1)
       this.log?.removed(job)
     }
+  }
+
+  /** Drops the held jobs about a subject that `which` picks; answers whether it dropped any. */
+  private dropHeld(kind: string, team: number, subject: number, which: (job: JobRow) => boolean): boolean {
+    const key = aboutKey(kind, team, subject)
+    const same = this.held?.get(key)
+    if (!same) return false
+    const kept = same.filter((job) => !which(job))
+    if (kept.length === same.length) return false
+    if (kept.length === 0) this.held?.delete(key)
+    else this.held?.set(key, kept)
+    return true
   }
 
   /** The jobs waiting, soonest first (read-only). */
@@ -198,6 +265,7 @@ export class Scheduler {
   }
 
   private runUntil(moment: number): number {
+    if (moment > this.horizon) this.release()
     let ran = 0
     while (this.jobs.length > 0 && (this.jobs[0] as JobRow).due <= moment) {
       if (++ran > MAX_JOBS_PER_RUN) throw new Error(`scheduler: more than ${MAX_JOBS_PER_RUN} jobs due at once`)
