@@ -4,8 +4,8 @@
 import type { Services } from '../context.ts'
 import { invalid, notFound } from '../kernel/errors.ts'
 import { loadWorldFixture } from '../seed/fixture.ts'
-import { captureTeam, restoreTeam, teamBlobs, unheldBlobs } from '../store/snapshots.ts'
-import type { SnapshotRow, Team, TeamImage } from '../store/world.ts'
+import { captureTeam, imageContent, restoreTeam, teamBlobs, unheldBlobs, type TeamContent } from '../store/snapshots.ts'
+import type { SnapshotRow, Team } from '../store/world.ts'
 import type { ControlRoutes } from './routes.ts'
 
 /** Snapshots a team keeps at most: enough for a suite's checkpoints, few enough that memory stays small. */
@@ -42,8 +42,8 @@ function dropUnheldBlobs(services: Services, candidates: Iterable<string>): void
   for (const blob of unheldBlobs(services.store, candidates)) services.blobs.remove(blob)
 }
 
-/** Puts a team back as an image has it, with its webhook deliveries; answers what it now holds. */
-function putBack(services: Services, team: Team, image: TeamImage, from: 'snapshot' | 'seed' | 'creation', snapshot: number | null) {
+/** Puts a team back as an image (or the team made again) has it, with its webhook deliveries; answers what it now holds. */
+function putBack(services: Services, team: Team, image: TeamContent, from: 'snapshot' | 'seed' | 'creation', snapshot: number | null) {
   const before = teamBlobs(services.store, team.state)
   const restored = restoreTeam(services.store, image)
   services.webhooks.replaced(restored)
@@ -89,17 +89,18 @@ export function snapshotRoutes(routes: ControlRoutes): void {
   routes.handle('control.teams.restore', ({ ctx, params, body }) => {
     const team = findTeam(ctx, params)
     const snapshot = findSnapshot(ctx, team.id, body.snapshot)
-    return putBack(ctx, team, snapshot, 'snapshot', snapshot.id)
+    return putBack(ctx, team, imageContent(snapshot), 'snapshot', snapshot.id)
   })
 
   routes.handle('control.teams.reset', async ({ ctx, params }) => {
     const team = findTeam(ctx, params)
     const baseline = ctx.store.data.baselines.find((image) => image.team === team.id)
-    if (baseline) return putBack(ctx, team, baseline, 'creation', null)
+    // A data file written before recipes holds the whole team as it was made.
+    if (baseline && 'state' in baseline) return putBack(ctx, team, imageContent(baseline), 'creation', null)
     // The seed (faker and its locales) loads with the first reset to it, not at start-up.
     const { seededTeamImage } = await import('../seed/index.ts')
-    const seeded = seededTeamImage(loadWorldFixture(), ctx.store.data.seed, team.id)
+    const seeded = seededTeamImage(loadWorldFixture(), ctx.store, team.id)
     if (!seeded) throw new Error(`team ${team.id} was neither seeded nor made by POST /_mock/teams: nothing to reset it to`)
-    return putBack(ctx, team, seeded, 'seed', null)
+    return putBack(ctx, team, seeded, baseline ? 'creation' : 'seed', null)
   })
 }

@@ -27,7 +27,9 @@ export interface ClockOptions {
 
 /** 2026-01-02T03:04:05.678Z -> 2026-01-02T03:04:05Z */
 export function toTimestamp(moment: Date): string {
-  return `${moment.toISOString().slice(0, 19)}Z`
+  // normalize() hands back one flat string: a slice joined to "Z" stays two pieces in V8, holding
+  // the whole ISO text (about 110 bytes a timestamp, where flat it is 40; rows keep millions).
+  return `${moment.toISOString().slice(0, 19)}Z`.normalize()
 }
 
 export function toDate(moment: Date): string {

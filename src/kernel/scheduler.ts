@@ -43,35 +43,58 @@ function firstAfter(jobs: readonly JobRow[], moment: number): number {
  * same queue shares it), built when first needed, and dropped when the queue is changed wholesale
  * (forgetJobIndex); cancel checks each job it names is still in the queue.
  */
-const jobIndexes = new WeakMap<JobRow[], Map<string, JobRow[]>>()
+const jobIndexes = new WeakMap<JobRow[], JobsAbout>()
 
-const aboutKey = (kind: string, team: number, subject: number) => `${kind} ${team} ${subject}`
+/** Jobs by what they are about: by kind, then team, then subject (maps of numbers: no key to build for each job). */
+class JobsAbout {
+  private readonly byKind = new Map<string, Map<number, Map<number, JobRow[]>>>()
 
-function jobIndex(jobs: JobRow[]): Map<string, JobRow[]> {
+  get(kind: string, team: number, subject: number): JobRow[] | undefined {
+    return this.byKind.get(kind)?.get(team)?.get(subject)
+  }
+
+  add(job: JobRow): void {
+    let teams = this.byKind.get(job.kind)
+    if (!teams) this.byKind.set(job.kind, (teams = new Map()))
+    let subjects = teams.get(job.team)
+    if (!subjects) teams.set(job.team, (subjects = new Map()))
+    const same = subjects.get(job.subject)
+    if (same) same.push(job)
+    else subjects.set(job.subject, [job])
+  }
+
+  remove(job: JobRow): void {
+    const same = this.get(job.kind, job.team, job.subject)
+    if (!same) return
+    const at = same.indexOf(job)
+    if (at >= 0) same.splice(at, 1)
+    if (same.length === 0) this.delete(job.kind, job.team, job.subject)
+  }
+
+  delete(kind: string, team: number, subject: number): void {
+    const teams = this.byKind.get(kind)
+    const subjects = teams?.get(team)
+    if (!teams || !subjects) return
+    subjects.delete(subject)
+    if (subjects.size === 0) teams.delete(team)
+  }
+
+  *all(): Generator<JobRow> {
+    for (const teams of this.byKind.values()) for (const subjects of teams.values()) for (const jobs of subjects.values()) yield* jobs
+  }
+}
+
+function jobIndex(jobs: JobRow[]): JobsAbout {
   let index = jobIndexes.get(jobs)
   if (index) return index
-  index = new Map()
-  for (const job of jobs) indexJob(index, job)
+  index = new JobsAbout()
+  for (const job of jobs) index.add(job)
   jobIndexes.set(jobs, index)
   return index
 }
 
-function indexJob(index: Map<string, JobRow[]>, job: JobRow): void {
-  const key = aboutKey(job.kind, job.team, job.subject)
-  const same = index.get(key)
-  if (same) same.push(job)
-  else index.set(key, [job])
-}
-
 function unindexJob(jobs: JobRow[], job: JobRow): void {
-  const index = jobIndexes.get(jobs)
-  if (!index) return
-  const key = aboutKey(job.kind, job.team, job.subject)
-  const same = index.get(key)
-  if (!same) return
-  const at = same.indexOf(job)
-  if (at >= 0) same.splice(at, 1)
-  if (same.length === 0) index.delete(key)
+  jobIndexes.get(jobs)?.remove(job)
 }
 
 /** The queue was changed other than through these functions (a world reloaded): its index is built again when next needed. */
@@ -90,8 +113,7 @@ function positionOf(jobs: readonly JobRow[], job: JobRow): number {
 /** Puts a job into a queue sorted by due moment, after the jobs due at the same moment. */
 export function insertJob(jobs: JobRow[], job: JobRow): void {
   jobs.splice(firstAfter(jobs, job.due), 0, job)
-  const index = jobIndexes.get(jobs)
-  if (index) indexJob(index, job)
+  jobIndexes.get(jobs)?.add(job)
 }
 
 const dueOrder = (a: JobRow, b: JobRow) => a.due - b.due || a.id - b.id
@@ -120,6 +142,23 @@ export function replaceTeamJobs(jobs: JobRow[], team: number, replacement: reado
   }
 }
 
+/**
+ * Puts jobs into a queue as insertJob would one by one in the order of their ids (after the jobs
+ * due at the same moment), in one pass over the queue.
+ */
+function mergeJobs(jobs: JobRow[], incoming: JobRow[]): void {
+  const sorted = incoming.sort(dueOrder)
+  const queued = jobs.splice(0, jobs.length)
+  let i = 0
+  for (const job of sorted) {
+    while (i < queued.length && (queued[i] as JobRow).due <= job.due) jobs.push(queued[i++] as JobRow)
+    jobs.push(job)
+  }
+  while (i < queued.length) jobs.push(queued[i++] as JobRow)
+  const index = jobIndexes.get(jobs)
+  if (index) for (const job of sorted) index.add(job)
+}
+
 /** A run that keeps finding due work this long is a bug (a job rescheduling itself at once), not load. */
 const MAX_JOBS_PER_RUN = 1_000_000
 
@@ -135,19 +174,47 @@ export class Scheduler {
     private readonly log?: JobQueueLog,
   ) {}
 
+  /** Jobs due after `horizon`, kept out of the queue until release() (see holdBeyond), by what they are about. */
+  private held: JobsAbout | undefined
+  private horizon = Infinity
+
+  /**
+   * Until release(), keeps the jobs scheduled for after `moment` out of the queue. A seed making a
+   * team's history never runs past its epoch, and most of what it schedules (expiries years away,
+   * reminders and results past the epoch) falls after it: held aside, they are not in the way of
+   * every job it schedules sooner, which would otherwise move them all along the sorted queue.
+   */
+  holdBeyond(moment: number): void {
+    this.horizon = moment
+    this.held = new JobsAbout()
+  }
+
+  /** Puts the held jobs into the queue, where scheduling them would have put them. */
+  release(): void {
+    const held = this.held
+    this.held = undefined
+    this.horizon = Infinity
+    if (held) mergeJobs(this.jobs, [...held.all()])
+  }
+
   on(kind: string, handler: JobHandler): void {
     this.handlers.set(kind, handler)
   }
 
   schedule(kind: string, team: number, subject: number, due: Date): JobRow {
     const job: JobRow = { id: this.nextId(), kind, team, subject, due: due.getTime() }
-    insertJob(this.jobs, job)
+    if (this.held && job.due > this.horizon) this.held.add(job)
+    else insertJob(this.jobs, job)
     this.log?.added(job)
     return job
   }
 
   /** Drops one job that schedule() answered, found by its moment (a search, not a walk through the queue). */
   unschedule(job: JobRow): void {
+    if (this.dropHeld(job.kind, job.team, job.subject, (held) => held.id === job.id)) {
+      this.log?.removed(job)
+      return
+    }
     for (let index = firstAfter(this.jobs, job.due - 1); index < this.jobs.length && (this.jobs[index] as JobRow).due === job.due; index++) {
       if ((this.jobs[index] as JobRow).id === job.id) {
         unindexJob(this.jobs, this.jobs[index] as JobRow)
@@ -160,17 +227,34 @@ export class Scheduler {
 
   /** Drops the jobs of a kind about a subject (a record's expiry moved, a reminder was switched off). */
   cancel(kind: string, team: number, subject: number): void {
+    this.dropHeld(kind, team, subject, (job) => {
+      this.log?.removed(job)
+      return true
+    })
     const index = jobIndex(this.jobs)
-    const key = aboutKey(kind, team, subject)
-    const jobs = index.get(key)
+    const jobs = index.get(kind, team, subject)
     if (!jobs) return
-    index.delete(key)
+    index.delete(kind, team, subject)
     for (const job of jobs) {
       const at = positionOf(this.jobs, job)
       if (at < 0) continue
       this.jobs.splice(at, 1)
       this.log?.removed(job)
     }
+  }
+
+  /** Drops the held jobs about a subject that `which` picks; answers whether it dropped any. */
+  private dropHeld(kind: string, team: number, subject: number, which: (job: JobRow) => boolean): boolean {
+    const held = this.held
+    const same = held?.get(kind, team, subject)
+    if (!held || !same) return false
+    let dropped = false
+    for (const job of [...same]) {
+      if (!which(job)) continue
+      held.remove(job)
+      dropped = true
+    }
+    return dropped
   }
 
   /** The jobs waiting, soonest first (read-only). */
@@ -198,6 +282,7 @@ export class Scheduler {
   }
 
   private runUntil(moment: number): number {
+    if (moment > this.horizon) this.release()
     let ran = 0
     while (this.jobs.length > 0 && (this.jobs[0] as JobRow).due <= moment) {
       if (++ran > MAX_JOBS_PER_RUN) throw new Error(`scheduler: more than ${MAX_JOBS_PER_RUN} jobs due at once`)

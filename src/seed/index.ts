@@ -5,8 +5,9 @@ import type { Random } from '../kernel/random.ts'
 import { ROLES, type Role } from '../kernel/roles.ts'
 import type { MemberRow, TokenRow, UserRow } from '../store/identity.ts'
 import { seededOAuthState } from './oauth.ts'
-import { captureTeam } from '../store/snapshots.ts'
-import { newTeamState, Store, WORLD_FORMAT, type Team, type TeamImage, type WorldData } from '../store/world.ts'
+import { outsideWriteUnits } from '../store/changes.ts'
+import { teamBlobs, teamContent, type TeamContent } from '../store/snapshots.ts'
+import { newTeamState, Store, WORLD_FORMAT, type Team, type TeamRecipe, type WorldData } from '../store/world.ts'
 import type { WorldFixture } from './fixture.ts'
 import { generateTeamData, seededFaker, type GenerateCounts } from './generate.ts'
 import { hasPrebuiltWorld, readPrebuiltWorld } from './prebuilt.ts'
@@ -14,10 +15,14 @@ import { TABLES } from '../tables.ts'
 
 const DAY = 86_400_000
 
+function emptyWorld(seed: number, sequences: WorldData['sequences'], oauth: WorldData['oauth']): WorldData {
+  return { format: WORLD_FORMAT, seed, sequences, users: [], tokens: [], teams: [], jobs: [], snapshots: [], baselines: [], oauth }
+}
+
 /** The same world for the same fixture and seed, on every start. */
 export function seedWorld(fixture: WorldFixture, seed = fixture.seed): WorldData {
   const oauth = seededOAuthState(fixture.oauth_clients, fixture.epoch)
-  const data: WorldData = { format: WORLD_FORMAT, seed, sequences: {}, users: [], tokens: [], teams: [], jobs: [], snapshots: [], baselines: [], oauth }
+  const data = emptyWorld(seed, {}, oauth)
   const store = new Store(data, TABLES)
   const epoch = new Date(fixture.epoch)
   const teamIds = new Map<string, number>()
@@ -95,13 +100,28 @@ export function seededWorld(fixture: WorldFixture, seed: number | undefined): Wo
 }
 
 /**
- * A seeded team as the seed made it, its jobs included, made again from the fixture and the seed
- * (the same world on every start); undefined for a team the seed did not make.
+ * A team as its seed made it, its jobs included, made again: a team made by POST /_mock/teams from
+ * its recipe (a store's baseline), else a team of the seeded world from the fixture and the world's
+ * seed (the same world on every start). Undefined for a team neither made.
  */
-export function seededTeamImage(fixture: WorldFixture, seed: number, team: number): TeamImage | undefined {
-  const world = new Store(seededWorld(fixture, seed), TABLES)
+export function seededTeamImage(fixture: WorldFixture, store: Store, team: number): TeamContent | undefined {
+  const recipe = store.data.baselines.find((baseline): baseline is TeamRecipe => baseline.team === team && 'options' in baseline)
+  if (recipe) return remakeTeam(store, recipe)
+  const world = new Store(seededWorld(fixture, store.data.seed), TABLES)
   const seeded = world.team(team)
-  return seeded && captureTeam(world, seeded)
+  return seeded && teamContent(world, seeded)
+}
+
+/**
+ * A team made by POST /_mock/teams made again in a scratch world whose id sequences stand where
+ * the store's stood then: the same rows, ids and jobs. Its users and tokens stay in the scratch
+ * world (the store keeps its own); the token secrets are not drawn again.
+ */
+function remakeTeam(store: Store, recipe: TeamRecipe): TeamContent {
+  const scratch = new Store(emptyWorld(store.data.seed, { ...recipe.sequences }, { clients: [], codes: [], access_tokens: [], refresh_tokens: [] }), store.tables)
+  // Its rows are not changes of the store's world (replacing the team records its whole state).
+  const { team } = outsideWriteUnits(() => buildTeam(scratch, recipe, () => 'remade'))
+  return teamContent(scratch, team)
 }
 
 export interface NewTeamOptions {
@@ -123,15 +143,27 @@ export interface NewTeam {
 
 /** A fresh, isolated team with one user of every role, each with a token valid for a year. */
 export function addTeam(store: Store, random: Random, now: Date, options: NewTeamOptions = {}): NewTeam {
+  const sequences = { ...store.data.sequences }
+  const recipe: TeamRecipe = { team: 0, seed: random.int(0, 2 ** 31), uuid: random.uuid(), made_at: now.toISOString(), options, sequences, blobs: [] }
+  const made = buildTeam(store, recipe, () => random.hex(24))
+  // What a reset makes again (POST /_mock/teams/{id}/reset).
+  store.addBaseline({ ...recipe, team: made.team.id, blobs: [...teamBlobs(store, made.team.state)] })
+  return made
+}
+
+/** The team a recipe says, with its users and tokens; `secret` draws each token's random part. */
+function buildTeam(store: Store, recipe: TeamRecipe, secret: () => string): NewTeam {
+  const { options } = recipe
+  const now = new Date(recipe.made_at)
   const id = store.nextId('team')
   const at = toTimestamp(now)
-  const faker = seededFaker(random.int(0, 2 ** 31))
+  const faker = seededFaker(recipe.seed)
   const domain = `team-${id}.example`
   const team = store.addTeam(
     newTeamState({
       id,
       identifier: `team-${id}`,
-      uuid: random.uuid(),
+      uuid: recipe.uuid,
       name: options.name ?? `${faker.company.name()} (test team ${id})`,
       contact: `contact@${domain}`,
       telephone: null,
@@ -161,7 +193,7 @@ export function addTeam(store: Store, random: Random, now: Date, options: NewTea
     store.addUser(user)
     members[role] = team.addMember(user.id, role, at)
     const token: TokenRow = {
-      token: `ivs_t${id}_${role.replace('-', '')}_${random.hex(24)}`,
+      token: `ivs_t${id}_${role.replace('-', '')}_${secret()}`,
       name: `${role} of team ${id}`,
       user: user.id,
       team: id,
@@ -175,7 +207,5 @@ export function addTeam(store: Store, random: Random, now: Date, options: NewTea
   }
   const counts = { members: 0, clients: 0, organisations: 0, credit_entries: 1, records: 0, cases: 0, ...options.generate }
   generateTeamData(faker, store, team, domain, counts, now)
-  // What a reset puts back (POST /_mock/teams/{id}/reset).
-  store.addBaseline(captureTeam(store, team))
   return { team, tokens, users, members }
 }

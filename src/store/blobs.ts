@@ -47,6 +47,9 @@ export interface BlobStoreOptions {
   samplesDir: string
 }
 
+/** The sizes of sample files, by path. */
+const sampleSizes = new Map<string, number>()
+
 export class BlobStore {
   private dir: string | undefined
   private readonly keepers: Array<(blob: string) => boolean> = []
@@ -106,7 +109,12 @@ export class BlobStore {
   }
 
   size(blob: string): number {
-    return statSync(this.path(blob)).size
+    if (!blob.startsWith(SAMPLE)) return statSync(this.path(blob)).size
+    // Samples are read-only and shared by every seeded attachment: one stat each per process.
+    const path = this.path(blob)
+    let size = sampleSizes.get(path)
+    if (size === undefined) sampleSizes.set(path, (size = statSync(path).size))
+    return size
   }
 
   /** The bytes as a web stream, read from disk as they are sent (downloads can be 100 MB). */

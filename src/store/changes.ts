@@ -134,6 +134,11 @@ export function inUnit<T>(sink: ChangeSink, work: (unit: WriteUnit) => T): T {
   return units.run(unit, () => work(unit))
 }
 
+/** Runs work outside any write unit: rows of a scratch world it hands out are nobody's change. */
+export function outsideWriteUnits<T>(work: () => T): T {
+  return units.exit(work)
+}
+
 /**
  * What a unit's commit writes: the ordered changes of every unit so far, the sequences that moved,
  * and the unit's touched rows still living where they were handed out. Rows are serialised now.

@@ -3,7 +3,16 @@
 // can be restored any number of times) and opens the team anew, which rebuilds every table and index. Ids come from world-wide sequences that only grow, so a restored row keeps
 // its id and no later id can clash with it. Users and tokens are the world's, not the team's: they
 // stay as they are.
+import type { JobRow } from '../kernel/scheduler.ts'
 import type { Store, Team, TeamImage, TeamState } from './world.ts'
+
+/** A team's rows and jobs, ready to take its place: an image parsed, or the team made again. */
+export interface TeamContent {
+  team: number
+  state: TeamState
+  rows: Record<string, number>
+  jobs: JobRow[]
+}
 
 /** The blob keys a team's rows point at, as the resources declare. */
 export function teamBlobs(store: Store, state: TeamState): Set<string> {
@@ -28,13 +37,20 @@ export function captureTeam(store: Store, team: Team): TeamImage {
   }
 }
 
-/** Puts the team back as the image has it: its rows and its jobs; answers the team, opened anew. */
-export function restoreTeam(store: Store, image: TeamImage): Team {
-  const team = store.replaceTeam(JSON.parse(image.state) as TeamState)
-  store.replaceTeamJobs(
-    image.team,
-    image.jobs.map((job) => ({ ...job })),
-  )
+/** What an image holds, as new rows (an image can be restored any number of times). */
+export function imageContent(image: TeamImage): TeamContent {
+  return { team: image.team, state: JSON.parse(image.state) as TeamState, rows: image.rows, jobs: image.jobs.map((job) => ({ ...job })) }
+}
+
+/** The rows and jobs of a team of another store (a team made again), to take the place of the team with its id. */
+export function teamContent(store: Store, team: Team): TeamContent {
+  return { team: team.id, state: team.state, rows: rowCounts(team.state), jobs: store.data.jobs.filter((job) => job.team === team.id) }
+}
+
+/** Puts the content in its team's place: its rows and its jobs; answers the team, opened anew. */
+export function restoreTeam(store: Store, content: TeamContent): Team {
+  const team = store.replaceTeam(content.state)
+  store.replaceTeamJobs(content.team, content.jobs)
   return team
 }
 

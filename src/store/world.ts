@@ -177,6 +177,34 @@ export interface TeamImage {
   blobs: string[]
 }
 
+/**
+ * How a team made by POST /_mock/teams was made, so that a reset makes it again (src/seed/index.ts)
+ * instead of keeping a copy of everything it generated. Generation is synchronous and seeded: from
+ * the same options, seed, moment and id sequences it makes the same rows with the same ids.
+ */
+export interface TeamRecipe {
+  team: number
+  /** The seed its generated data is drawn from. */
+  seed: number
+  /** The team's uuid (drawn from the world's random). */
+  uuid: string
+  /** The moment it was made, to the millisecond (ISO 8601). */
+  made_at: string
+  /** What it was asked for (name, cases, declaration, generated counts). */
+  options: TeamRecipeOptions
+  /** Every id sequence as it stood just before it was made. */
+  sequences: Partial<Record<SequenceName, number>>
+  /** The blob keys its generated rows point at: their bytes stay while the recipe does. */
+  blobs: string[]
+}
+
+export interface TeamRecipeOptions {
+  name?: string
+  casesEnabled?: boolean
+  declarationEnabled?: boolean
+  generate?: Partial<Record<string, number>>
+}
+
 /** A snapshot a user took of a team (POST /_mock/teams/{id}/snapshots). */
 export interface SnapshotRow extends TeamImage {
   id: number
@@ -195,8 +223,12 @@ export interface WorldData {
   jobs: JobRow[]
   /** Snapshots of teams, oldest first. */
   snapshots: SnapshotRow[]
-  /** Each team made since the seed (POST /_mock/teams) as it was made: what a reset puts back. Seeded teams are reset from the seed. */
-  baselines: TeamImage[]
+  /**
+   * What a reset puts back for each team made since the seed (POST /_mock/teams): how it was made
+   * (a recipe), or, in data files written before recipes, a whole image of it. Seeded teams are
+   * reset from the seed.
+   */
+  baselines: Array<TeamRecipe | TeamImage>
 }
 
 export interface Identity {
@@ -339,7 +371,7 @@ export class Store {
   }
 
   /** What a reset of a team made by POST /_mock/teams puts back. */
-  addBaseline(image: TeamImage): void {
+  addBaseline(image: TeamRecipe): void {
     this.data.baselines.push(image)
     if (recording.on) inserted(this.data.baselines, image)
   }

@@ -8,6 +8,8 @@ import { startReceiver, type Receiver } from '../support/receiver.ts'
 import { createClient } from '../support/requests.ts'
 import { upload } from '../support/uploads.ts'
 import { webhookMock } from '../support/webhooks.ts'
+import { captureTeam } from '../../src/store/snapshots.ts'
+import type { Team } from '../../src/store/world.ts'
 
 const IDENTITY = { type: 'check.identity' }
 const TEAM_NOT_FOUND = { error: 'Team not found' }
@@ -340,5 +342,37 @@ describe('POST /_mock/teams/{id}/reset', () => {
     expect(await view(api, TEAM_PATHS)).toEqual(made)
     await restore(mock, team.id, taken.id)
     expect((await api.get('/clients')).body.total).toBe(16)
+  })
+  it('makes a generated team again from how it was made, with the same ids and jobs, while other teams took ids since', async () => {
+    const mock = createTestMock()
+    const team = await controlTeam(mock, { generate: { clients: 40, records: 12, organisations: 3, cases: 2 } })
+    const made = structuredClone(mock.store.team(team.id)?.state)
+    const madeJobs = structuredClone(mock.store.data.jobs.filter((job) => job.team === team.id))
+    // What a reset keeps is how the team was made, not a copy of it.
+    expect(mock.store.data.baselines.find((baseline) => baseline.team === team.id)).not.toHaveProperty('state')
+    await controlTeam(mock, { generate: { clients: 5, records: 2 } })
+    await createClient(team.api(), 'Written', 'Later')
+    expect((await mock.control.post('/clock/advance', { seconds: 86_400 })).status).toBe(200)
+
+    const reset = await mock.control.post(`/teams/${team.id}/reset`)
+    expect(reset.status).toBe(200)
+    expect(reset.body).toEqual({ object: 'mock_team_state', team: team.id, from: 'creation', snapshot: null, rows: expect.objectContaining({ clients: 40 }), jobs: madeJobs.length })
+    expect(mock.store.team(team.id)?.state).toEqual(made)
+    expect(mock.store.data.jobs.filter((job) => job.team === team.id)).toEqual(madeJobs)
+  })
+
+  it('puts a team back from a whole image of it, as data files written before recipes keep it', async () => {
+    const mock = createTestMock()
+    const team = await controlTeam(mock, { generate: { clients: 10, records: 3 } })
+    const api = team.api()
+    const made = await view(api, TEAM_PATHS)
+    const index = mock.store.data.baselines.findIndex((baseline) => baseline.team === team.id)
+    mock.store.data.baselines[index] = captureTeam(mock.store, mock.store.team(team.id) as Team)
+    await createClient(api, 'Written', 'Later')
+
+    const reset = await mock.control.post(`/teams/${team.id}/reset`)
+    expect(reset.status).toBe(200)
+    expect(reset.body).toMatchObject({ object: 'mock_team_state', team: team.id, from: 'creation', rows: expect.objectContaining({ clients: 10 }) })
+    expect(await view(api, TEAM_PATHS)).toEqual(made)
   })
 })

@@ -88,6 +88,46 @@ describe('Scheduler', () => {
   })
 })
 
+describe('Scheduler.holdBeyond', () => {
+  /** The same schedules, cancels and runs, on a scheduler that holds the jobs after `horizon` seconds aside and on one that does not. */
+  function play(holdAfter: number | undefined) {
+    const { jobs, scheduler, ran } = setup()
+    scheduler.schedule('note', 1, 1, after(500))
+    if (holdAfter !== undefined) scheduler.holdBeyond(after(holdAfter).getTime())
+    scheduler.schedule('note', 1, 2, after(400))
+    scheduler.schedule('note', 1, 3, after(50))
+    scheduler.schedule('note', 1, 4, after(500))
+    scheduler.schedule('note', 1, 5, after(400))
+    const dropped = scheduler.schedule('note', 1, 6, after(300))
+    scheduler.schedule('note', 2, 5, after(600))
+    scheduler.cancel('note', 1, 5)
+    scheduler.unschedule(dropped)
+    scheduler.advance(100_000)
+    if (holdAfter !== undefined) scheduler.release()
+    return { jobs: jobs.map((job) => [job.id, job.subject, job.due]), ran }
+  }
+
+  it('keeps later jobs out of the queue until released, then puts them where scheduling would have, cancels included', () => {
+    const { jobs, scheduler } = setup()
+    scheduler.holdBeyond(after(100).getTime())
+    scheduler.schedule('note', 1, 1, after(400))
+    scheduler.schedule('note', 1, 2, after(50))
+    expect(jobs.map((job) => job.subject)).toEqual([2])
+    scheduler.release()
+    expect(jobs.map((job) => job.subject)).toEqual([2, 1])
+    expect(play(100)).toEqual(play(undefined))
+  })
+
+  it('releases what it holds before running past its horizon', () => {
+    expect(play(30)).toEqual(play(undefined))
+    const { scheduler, ran } = setup()
+    scheduler.holdBeyond(after(100).getTime())
+    scheduler.schedule('note', 1, 7, after(200))
+    scheduler.advance(300_000)
+    expect(ran).toEqual([['note', 7, toTimestamp(after(200))]])
+  })
+})
+
 describe('replaceTeamJobs', () => {
   it("gives one team other jobs, in place, keeping the queue soonest first and other teams' jobs as they were", () => {
     const { jobs, scheduler, ran, clock } = setup()

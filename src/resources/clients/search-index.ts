@@ -22,19 +22,24 @@ export function trigrams(word: string): Set<string> {
 
 export class ClientSearchIndex implements RowIndex<ClientRow> {
   private readonly idsByTrigram = new Map<string, number[]>()
-  /** Each indexed client's trigrams, as they were when it was indexed (what a removal takes out). */
-  private readonly trigramsOf = new Map<ClientRow, string[]>()
+  /**
+   * Each indexed client's folded fields as they were when it was indexed, one text a line each
+   * (what a removal takes out): a string a client, where its trigrams would be twenty. Trigrams
+   * across two lines hold a line break, which no search word has: they never narrow anything.
+   */
+  private readonly indexedText = new Map<ClientRow, string>()
   private built = false
 
   constructor(private readonly rows: Iterable<ClientRow>) {}
 
   add(client: ClientRow): void {
     if (!this.built) return
-    const grams = new Set<string>()
-    for (const field of searchedFields(client)) if (field) for (const gram of trigrams(foldText(field))) grams.add(gram)
-    const list = [...grams]
-    this.trigramsOf.set(client, list)
-    for (const gram of list) {
+    const text = searchedFields(client)
+      .filter((field): field is string => Boolean(field))
+      .map(foldText)
+      .join('\n')
+    this.indexedText.set(client, text)
+    for (const gram of trigrams(text)) {
       const ids = this.idsByTrigram.get(gram)
       if (ids) ids.push(client.id)
       else this.idsByTrigram.set(gram, [client.id])
@@ -42,10 +47,10 @@ export class ClientSearchIndex implements RowIndex<ClientRow> {
   }
 
   remove(client: ClientRow): void {
-    const list = this.trigramsOf.get(client)
-    if (!list) return
-    this.trigramsOf.delete(client)
-    for (const gram of list) {
+    const text = this.indexedText.get(client)
+    if (text === undefined) return
+    this.indexedText.delete(client)
+    for (const gram of trigrams(text)) {
       const ids = this.idsByTrigram.get(gram) as number[]
       ids.splice(ids.indexOf(client.id), 1)
       if (ids.length === 0) this.idsByTrigram.delete(gram)
