@@ -55,8 +55,8 @@ export async function openMock(config: MockConfig, seams: DataFileSeams = {}): P
   const fixture = loadWorldFixture()
   const clock = createClock({ start: config.clock, frozen: config.freezeClock })
   // The generator (faker and its locales) loads only for a seed whose world was not built ahead.
-  const generator = hasPrebuiltWorld(fixture, config.seed) ? undefined : await import('./seed/index.ts')
-  const build = () => (generator ? generator.seededWorld(fixture, config.seed) : readPrebuiltWorld())
+  const generate = hasPrebuiltWorld(fixture, config.seed) ? undefined : (await import('./seed/index.ts')).seedWorld
+  const build = () => (generate ? generate(fixture, config.seed) : readPrebuiltWorld())
   const world = await openWorld({ tables: TABLES, file: config.data, build, ...seams })
   const { store } = world
   // Mixing in how many ids were handed out keeps new uuids fresh after a restart with --data.

@@ -2,7 +2,7 @@
 // event for a resource of a team, on the event bus the API publishes on, so the team's webhooks get
 // real deliveries (signed, retried on the clock, logged). Without a resource named, one is made
 // first by the services the API uses, acting as one of the team's owners.
-import { emit, type RequestContext, type Services } from '../context.ts'
+import { emit, requestContext, teamContext, type RequestContext, type Services } from '../context.ts'
 import type { MockEventCreateJson, MockEventJson, MockEventSubjectsJson, RecordCreateJson, StepInputJson } from '../contracts/generated.ts'
 import type { ValidationErrors } from '../kernel/errors.ts'
 import type { Role } from '../kernel/roles.ts'
@@ -82,7 +82,7 @@ function eventErrors(services: Services, input: MockEventCreateJson, passed: (ke
   if (kind === 'check' && named === undefined) {
     // Checked before anything is made, so a refused request makes nothing.
     const [step] = prepareSteps({ team }, [WATCHLIST] as const)
-    const [cost, balance] = [step.cost, creditBalance({ ...services, team })]
+    const [cost, balance] = [step.cost, creditBalance(teamContext(services, team))]
     if (cost > balance) errors.event = [`Team ${team.id} has ${balance} credits and a watchlist step costs ${cost}: name a watchlist check.`]
   }
   return errors
@@ -99,7 +99,7 @@ function actingMember(services: Services, team: Team): RequestContext {
   const user = member && services.store.user(member.user)
   if (!member || !user) throw new Error(`events: team ${team.id} has no member who may make anything`)
   const token = { token: 'control', name: 'control API', user: user.id, team: team.id, created_at: user.created_at, expires_at: null, revoked_at: null }
-  return { ...services, team, user, token, member }
+  return requestContext({ team, user, token, member }, services)
 }
 
 /** Makes what an event of this kind is about, through the services the API uses (their own events are published as the API would). */
@@ -136,7 +136,7 @@ export function eventsRoutes(routes: ControlRoutes): void {
     // Deliveries are written as the event is published: those after the last id handed out are its own.
     const before = ctx.store.data.sequences.webhook_delivery ?? 0
     const occurredAt = ctx.clock.timestamp()
-    emit({ ...ctx, team }, body.event, subjects as Record<string, number | string>)
+    emit(teamContext(ctx, team), body.event, subjects as Record<string, number | string>)
     const deliveries = team.webhookDeliveries.filter((delivery: WebhookDeliveryRow) => delivery.id > before && delivery.event === body.event)
     return {
       object: 'mock_event',

@@ -36,6 +36,21 @@ export function toDate(moment: Date): string {
   return moment.toISOString().slice(0, 10)
 }
 
+/** The clock's moment formatted, formatted again only once it enters another unit (a second, a day). */
+function formattedOncePer(unitMs: number, format: (moment: Date) => string, nowMs: () => number): () => string {
+  let unit = Number.NaN
+  let text = ''
+  return () => {
+    const ms = nowMs()
+    const current = Math.floor(ms / unitMs)
+    if (current !== unit) {
+      text = format(new Date(ms))
+      unit = current
+    }
+    return text
+  }
+}
+
 export function createClock(options: ClockOptions = {}): Clock {
   let frozen = options.frozen ?? false
   let offset = options.start ? options.start.getTime() - Date.now() : 0
@@ -43,33 +58,15 @@ export function createClock(options: ClockOptions = {}): Clock {
   const nowMs = () => (frozen ? frozenAt : Date.now() + offset)
   // A request reads the wire timestamp or today's date several times (and so does every request
   // after it in the same second): each is formatted once per second, or once per day, of the clock.
-  let timestampSecond = Number.NaN
-  let timestampText = ''
-  let todayNumber = Number.NaN
-  let todayText = ''
+  const timestamp = formattedOncePer(1000, toTimestamp, nowMs)
+  const today = formattedOncePer(86_400_000, toDate, nowMs)
   return {
     get frozen() {
       return frozen
     },
     now: () => new Date(nowMs()),
-    timestamp: () => {
-      const ms = nowMs()
-      const second = Math.floor(ms / 1000)
-      if (second !== timestampSecond) {
-        timestampText = toTimestamp(new Date(ms))
-        timestampSecond = second
-      }
-      return timestampText
-    },
-    today: () => {
-      const ms = nowMs()
-      const day = Math.floor(ms / 86_400_000)
-      if (day !== todayNumber) {
-        todayText = toDate(new Date(ms))
-        todayNumber = day
-      }
-      return todayText
-    },
+    timestamp,
+    today,
     advance(milliseconds) {
       if (frozen) frozenAt += milliseconds
       else offset += milliseconds

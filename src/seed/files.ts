@@ -9,6 +9,7 @@ import { createRandom } from '../kernel/random.ts'
 import { sampleAttachment, type SampleName } from '../resources/attachments/index.ts'
 import { addFile } from '../resources/files/index.ts'
 import { createServices } from '../services.ts'
+import { teamContext } from '../context.ts'
 import type { Store, Team } from '../store/world.ts'
 
 const DAY = 86_400_000
@@ -34,7 +35,7 @@ export function generateFiles(faker: Faker, store: Store, team: Team, epoch: Dat
   const clock = createClock({ start: epoch, frozen: true })
   // Seeded history is not news: nothing is delivered for it.
   const services = createServices({ store, clock, random: createRandom(faker.number.int({ min: 0, max: 2 ** 31 })), events: createEventBus(), behaviour: { recordExpiryDays: 30, checkDelaySeconds: 60 } })
-  const ctx = { ...services, team }
+  const ctx = teamContext(services, team)
   const planned = team.clients
     .filter(() => faker.datatype.boolean(0.25))
     .map((client) => ({ client, at: faker.date.between({ from: new Date(client.created_at), to: new Date(client.archived_at ?? epoch) }) }))

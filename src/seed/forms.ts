@@ -5,6 +5,7 @@
 // answered by the same code that answers a client's form step; their uploads become client files.
 // Everything lies between the client's creation and the epoch.
 import type { Faker } from '@faker-js/faker'
+import { teamContext } from '../context.ts'
 import type { FormTemplateFieldInputJson, RichTextJson, RichTextListItemJson, RichTextListJson } from '../contracts/generated.ts'
 import { toTimestamp } from '../kernel/clock.ts'
 import { templateFields, type FormTemplateRow } from '../resources/form-templates/index.ts'
@@ -171,7 +172,7 @@ function templates(team: Team): TemplateSeed[] {
 export function generateForms(faker: Faker, store: Store, team: Team, epoch: Date): void {
   const services = seedServices(faker, store, epoch)
   const { clock } = services
-  const ctx = { ...services, team }
+  const ctx = teamContext(services, team)
   const teamCreated = new Date(team.row.created_at).getTime()
   // A team made just now still gets a library with a history, like its record templates.
   const madeAt = Math.min(Math.max(teamCreated + DAY, epoch.getTime() - 400 * DAY), epoch.getTime() - 90 * DAY)

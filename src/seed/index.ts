@@ -7,7 +7,7 @@ import type { MemberRow, TokenRow, UserRow } from '../store/identity.ts'
 import { seededOAuthState } from './oauth.ts'
 import { outsideWriteUnits } from '../store/changes.ts'
 import { teamBlobs, teamContent, type TeamContent } from '../store/snapshots.ts'
-import { newTeamState, Store, WORLD_FORMAT, type Team, type TeamRecipe, type WorldData } from '../store/world.ts'
+import { newTeamState, Store, WORLD_FORMAT, type Team, type TeamRecipe, type TeamRecipeOptions, type WorldData } from '../store/world.ts'
 import type { WorldFixture } from './fixture.ts'
 import { generateTeamData, seededFaker, type GenerateCounts } from './generate.ts'
 import { hasPrebuiltWorld, readPrebuiltWorld } from './prebuilt.ts'
@@ -124,11 +124,8 @@ function remakeTeam(store: Store, recipe: TeamRecipe): TeamContent {
   return teamContent(scratch, team)
 }
 
-export interface NewTeamOptions {
-  name?: string
-  casesEnabled?: boolean
-  /** The custom declaration feature (records may require a declaration); off by default. */
-  declarationEnabled?: boolean
+/** What a team is asked for: its recipe's options (name, cases, declaration), with generated counts by name. */
+export interface NewTeamOptions extends TeamRecipeOptions {
   /** Generated data to add; by default a new team has no clients and one opening credit purchase. */
   generate?: Partial<GenerateCounts>
 }

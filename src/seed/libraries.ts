@@ -5,7 +5,7 @@
 // One of each kind is disabled, as a team retires an old version. Names and descriptions are never
 // null (FACTS.md, Library templates). The content is fixed; only the moments come from the faker.
 import type { Faker } from '@faker-js/faker'
-import type { TeamContext } from '../context.ts'
+import { teamContext, type TeamContext } from '../context.ts'
 import { createClock, toTimestamp } from '../kernel/clock.ts'
 import { createEventBus } from '../kernel/events.ts'
 import { createRandom } from '../kernel/random.ts'
@@ -155,7 +155,7 @@ function seedContext(store: Store, team: Team, faker: Faker): TeamContext {
     events: createEventBus(),
     behaviour: { recordExpiryDays: 30, checkDelaySeconds: 60 },
   })
-  return { ...services, team }
+  return teamContext(services, team)
 }
 
 /**

@@ -201,7 +201,9 @@ export interface TeamRecipe {
 export interface TeamRecipeOptions {
   name?: string
   casesEnabled?: boolean
+  /** The custom declaration feature (records may require a declaration); off by default. */
   declarationEnabled?: boolean
+  /** Generated counts by name (src/seed/generate.ts names them). */
   generate?: Partial<Record<string, number>>
 }
 

@@ -5,7 +5,7 @@
 // or expired says so. Each submission goes through the lifecycle engine's completeStep, so
 // statuses, events, webhooks, forms, files and magic outcomes are those of the control API's complete.
 import { Hono, type Context } from 'hono'
-import type { Services, TeamContext } from '../context.ts'
+import { teamContext, type Services, type TeamContext } from '../context.ts'
 import { HttpError } from '../kernel/errors.ts'
 import { discardFiles, receiveMultipart } from '../kernel/multipart.ts'
 import { closedReason, completeStep } from '../lifecycle/engine.ts'
@@ -42,7 +42,7 @@ async function accessOf(c: PerformContext, services: Services): Promise<Access |
   const token = c.req.param('token')
   if (token !== undefined) {
     const found = performedRecord(services.store, token)
-    return found ? { ctx: { ...services, team: found.team }, record: found.record, base: `${PERFORM_BASE}/${token}` } : notValid(c)
+    return found ? { ctx: teamContext(services, found.team), record: found.record, base: `${PERFORM_BASE}/${token}` } : notValid(c)
   }
   const jwt = c.req.param('jwt') ?? ''
   // jose loads with the first token signed or checked, not at start-up.
@@ -65,7 +65,7 @@ async function accessOf(c: PerformContext, services: Services): Promise<Access |
   }
   const team = services.store.team(claims.team_id)
   const record = team?.records.get(claims.record_id)
-  return team && record ? { ctx: { ...services, team }, record, base: `${PERFORM_BASE}/sdk/${jwt}` } : notValid(c)
+  return team && record ? { ctx: teamContext(services, team), record, base: `${PERFORM_BASE}/sdk/${jwt}` } : notValid(c)
 }
 
 const isDone = (step: StepRow) => step.completed_at !== null
