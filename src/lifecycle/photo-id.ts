@@ -54,8 +54,30 @@ function subResultsOf(hasMrz: boolean): Record<string, string[]> {
   }
 }
 
+/**
+ * Every all-clear group of a set of sub-results, made once and shared by the responses that have
+ * it: most seeded photo ID checks are clear, and their groups were most of the heap their responses
+ * took. A response is never changed below its top level (only its media is set).
+ */
+const clearGroups = new Map<string, NonNullable<Group>>()
+
 /** A group whose sub-results are clear except the named ones. */
-function group(names: readonly string[], flagged: Record<string, BreakdownResult> = {}): Group {
+function group(names: readonly string[], flagged?: Record<string, BreakdownResult>): Group {
+  if (flagged) return flaggedGroup(names, flagged)
+  const key = names.join(' ')
+  let shared = clearGroups.get(key)
+  if (!shared) clearGroups.set(key, (shared = frozen(flaggedGroup(names, {}))))
+  return shared
+}
+
+/** A shared group, frozen all the way down: a change to it would be a change to every response that has it. */
+function frozen(shared: NonNullable<Group>): NonNullable<Group> {
+  for (const sub of Object.values(shared.breakdown ?? {})) Object.freeze(sub)
+  Object.freeze(shared.breakdown)
+  return Object.freeze(shared)
+}
+
+function flaggedGroup(names: readonly string[], flagged: Record<string, BreakdownResult>): NonNullable<Group> {
   const breakdown = Object.fromEntries(names.map((name) => [name, { result: flagged[name] ?? 'clear' }]))
   const result: BreakdownResult = Object.values(flagged).includes('consider') ? 'consider' : 'clear'
   return names.length === 0 ? { result } : { result, breakdown }
