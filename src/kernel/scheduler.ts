@@ -3,6 +3,7 @@
 // kept in the world (so --data keeps them across restarts) and run when the clock reaches them:
 // before each request, when the control API advances the clock, and from the server's tick.
 import type { Clock } from './clock.ts'
+import { MinHeap } from './heap.ts'
 
 export interface JobRow {
   id: number
@@ -167,39 +168,26 @@ function mergeJobs(jobs: JobRow[], incoming: JobRow[]): void {
 }
 
 /**
- * Jobs in a binary min-heap by due moment, then id (the order insertJob keeps for jobs scheduled one
- * after another): adding and taking the soonest cost log n, where a sorted array moves its tail.
- * Jobs dropped while in it stay until they come up, and are skipped then.
+ * Jobs by due moment, then id (the order insertJob keeps for jobs scheduled one after another), in
+ * a heap. Jobs dropped while in it stay until they come up, and are skipped then.
  */
 class DueHeap {
-  private readonly heap: JobRow[] = []
+  private readonly heap = new MinHeap<JobRow>((a, b) => dueOrder(a, b) < 0)
   private readonly dropped = new Set<JobRow>()
 
   /** The soonest job, or undefined. */
   peek(): JobRow | undefined {
-    while (this.heap.length > 0 && this.dropped.delete(this.heap[0] as JobRow)) this.pop()
-    return this.heap[0]
+    while (this.heap.size > 0 && this.dropped.delete(this.heap.peek() as JobRow)) this.heap.pop()
+    return this.heap.peek()
   }
 
   /** Takes the job peek() answered. */
-  pop(): JobRow {
-    const top = this.heap[0] as JobRow
-    const last = this.heap.pop() as JobRow
-    if (this.heap.length > 0) this.sink(last)
-    return top
+  pop(): void {
+    this.heap.pop()
   }
 
   push(job: JobRow): void {
-    const heap = this.heap
-    let at = heap.length
-    heap.push(job)
-    while (at > 0) {
-      const parent = (at - 1) >>> 1
-      if (dueOrder(heap[parent] as JobRow, job) <= 0) break
-      heap[at] = heap[parent] as JobRow
-      at = parent
-    }
-    heap[at] = job
+    this.heap.push(job)
   }
 
   drop(job: JobRow): void {
@@ -208,27 +196,9 @@ class DueHeap {
 
   /** Empties the heap, answering the jobs not dropped (in no order). */
   take(): JobRow[] {
-    const live = this.heap.filter((job) => !this.dropped.has(job))
-    this.heap.length = 0
+    const live = this.heap.drain().filter((job) => !this.dropped.has(job))
     this.dropped.clear()
     return live
-  }
-
-  /** Puts `job` at the root and moves it down to its place. */
-  private sink(job: JobRow): void {
-    const heap = this.heap
-    const size = heap.length
-    let at = 0
-    for (;;) {
-      let child = 2 * at + 1
-      if (child >= size) break
-      const right = child + 1
-      if (right < size && dueOrder(heap[right] as JobRow, heap[child] as JobRow) < 0) child = right
-      if (dueOrder(job, heap[child] as JobRow) <= 0) break
-      heap[at] = heap[child] as JobRow
-      at = child
-    }
-    heap[at] = job
   }
 }
 
