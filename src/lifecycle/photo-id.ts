@@ -14,6 +14,7 @@ import type {
   CheckResponsePhotoIdPersonMediaJson as PersonMedia,
 } from '../contracts/generated.ts'
 import { toDate } from '../kernel/clock.ts'
+import { deepFreeze } from '../kernel/frozen.ts'
 import { presentAttachment, sampleAttachment, type SampleName } from '../resources/attachments/index.ts'
 import { addFile } from '../resources/files/index.ts'
 import type { CheckRow, PhotoIdCapture, RecordRow } from '../resources/records/index.ts'
@@ -57,7 +58,7 @@ function subResultsOf(hasMrz: boolean): Record<string, string[]> {
 /**
  * Every all-clear group of a set of sub-results, made once and shared by the responses that have
  * it: most seeded photo ID checks are clear, and their groups were most of the heap their responses
- * took. A response is never changed below its top level (only its media is set).
+ * took. A response is never changed below its top level (only its media is set); shared ones are frozen.
  */
 const clearGroups = new Map<string, NonNullable<Group>>()
 
@@ -66,15 +67,8 @@ function group(names: readonly string[], flagged?: Record<string, BreakdownResul
   if (flagged) return flaggedGroup(names, flagged)
   const key = names.join(' ')
   let shared = clearGroups.get(key)
-  if (!shared) clearGroups.set(key, (shared = frozen(flaggedGroup(names, {}))))
+  if (!shared) clearGroups.set(key, (shared = deepFreeze(flaggedGroup(names, {}))))
   return shared
-}
-
-/** A shared group, frozen all the way down: a change to it would be a change to every response that has it. */
-function frozen(shared: NonNullable<Group>): NonNullable<Group> {
-  for (const sub of Object.values(shared.breakdown ?? {})) Object.freeze(sub)
-  Object.freeze(shared.breakdown)
-  return Object.freeze(shared)
 }
 
 function flaggedGroup(names: readonly string[], flagged: Record<string, BreakdownResult>): NonNullable<Group> {

@@ -12,6 +12,7 @@ import { createClock, toTimestamp } from '../kernel/clock.ts'
 import { HttpError } from '../kernel/errors.ts'
 import { createEventBus } from '../kernel/events.ts'
 import { createRandom } from '../kernel/random.ts'
+import { deepFreeze } from '../kernel/frozen.ts'
 import { MinHeap } from '../kernel/heap.ts'
 import type { Role } from '../kernel/roles.ts'
 import { submitStep } from '../lifecycle/engine.ts'
@@ -55,14 +56,16 @@ const PROOF_OF_ADDRESS: StepInputJson = {
   type: 'document.request',
   preferences: { title: 'Proof of address', instructions: 'Upload a utility bill or bank statement from the last three months showing your name and address.' },
 }
+const WATCHLIST: StepInputJson = { type: 'check.watchlist', preferences: {} }
 
-const STEP_SETS: StepInputJson[][] = [
-  [PHOTO_ID, { type: 'check.watchlist' }],
+// Frozen: the steps made from them share their completed preferences (completePreferences).
+const STEP_SETS: StepInputJson[][] = deepFreeze([
+  [PHOTO_ID, WATCHLIST],
   [PHOTO_ID, PROOF_OF_ADDRESS],
-  [{ type: 'check.identity' }, { type: 'check.watchlist' }, PROOF_OF_ADDRESS],
+  [{ type: 'check.identity', preferences: {} }, WATCHLIST, PROOF_OF_ADDRESS],
   [PROOF_OF_ADDRESS, { type: 'check.criminal_record', preferences: { region: 'england', type: 'standard' } }],
   [PHOTO_ID],
-]
+])
 
 function templates(owner: number, at: string): Array<Omit<RecordTemplateRow, 'id'>> {
   const base = { notification: 'email' as const, reminder: true, is_declaration_required: false, is_enabled: true, created_at: at, updated_at: at }
