@@ -54,7 +54,7 @@ function postJson(url: string, body: unknown): Promise<{ status: number; text: s
 /** Starts the built mock, makes the team, measures, prints, and stops the mock. */
 export async function measureScale(options: ScaleOptions): Promise<void> {
   console.log(`scale: a team of ${options.clients} clients and ${options.records} records`)
-  if (options.records < GOAL_RECORDS) console.log(`  (the goals are set for ${GOAL_RECORDS} records: --scale-records ${GOAL_RECORDS} measures at that size, which takes minutes and about 3 GB of memory today)`)
+  if (options.records < GOAL_RECORDS) console.log(`  (the goals are set for ${GOAL_RECORDS} records: --scale-records ${GOAL_RECORDS} measures at that size, which takes about a minute and 2 GB of memory today)`)
   const child = spawn(process.execPath, [options.bin, 'serve', '--port', '0', '--rate-limit', '1000000000'], { stdio: ['ignore', 'pipe', 'inherit'] })
   try {
     const origin = await new Promise<string>((resolve, reject) => {

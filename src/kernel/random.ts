@@ -16,8 +16,9 @@ export interface Random {
   int(min: number, max: number): number
 }
 
-/** Faker's hexadecimal alphabet: a draw picks among 22 characters, upper case included, then lowers the case. */
-const HEX_CHARACTERS = '0123456789abcdefABCDEF'
+/** Faker's hexadecimal alphabet, lowered: a draw picks among 22 characters (faker's upper case included, then lowered). */
+const HEX_CHARACTERS = '0123456789abcdefabcdef'
+const HEX_DIGITS = '0123456789abcdef'
 /** Version 4: 'x' is any hexadecimal digit, 'y' one of 8 to b (faker fills every x first, then y). */
 const UUID_PATTERN = 'xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx'
 
@@ -33,10 +34,22 @@ export function createRandom(seed: number): Random {
     if (high < low) throw new Error(`Max ${max} should be greater than min ${min}.`)
     return Math.floor(next() * (high - low + 1) + low)
   }
+  // Characters into an array, joined: the seed draws a few hundred thousand of each, and a join
+  // makes one flat string (added up one character at a time, a token is kept as 40 pieces).
   return {
-    uuid: () =>
-      UUID_PATTERN.replaceAll('x', () => int(0, 15).toString(16)).replaceAll('y', () => int(8, 11).toString(16)),
-    hex: (length) => Array.from({ length }, () => HEX_CHARACTERS[int(0, HEX_CHARACTERS.length - 1)] as string).join('').toLowerCase(),
+    uuid: () => {
+      const characters = Array.from(UUID_PATTERN)
+      characters.forEach((character, index) => {
+        if (character === 'x') characters[index] = HEX_DIGITS[int(0, 15)] as string
+      })
+      characters[UUID_PATTERN.indexOf('y')] = HEX_DIGITS[int(8, 11)] as string
+      return characters.join('')
+    },
+    hex: (length) => {
+      const characters = new Array<string>(length)
+      for (let index = 0; index < length; index++) characters[index] = HEX_CHARACTERS[int(0, HEX_CHARACTERS.length - 1)] as string
+      return characters.join('')
+    },
     int,
   }
 }

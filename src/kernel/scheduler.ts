@@ -3,6 +3,7 @@
 // kept in the world (so --data keeps them across restarts) and run when the clock reaches them:
 // before each request, when the control API advances the clock, and from the server's tick.
 import type { Clock } from './clock.ts'
+import { MinHeap } from './heap.ts'
 
 export interface JobRow {
   id: number
@@ -16,6 +17,13 @@ export interface JobRow {
 }
 
 export type JobHandler = (job: JobRow) => void
+
+/** What a scheduler holds out of the queue (holdBeyond): the jobs due by its horizon in a heap, indexed by subject for cancelling, and the later ones. */
+interface HeldJobs {
+  soon: DueHeap
+  soonAbout: JobsAbout
+  later: JobsAbout
+}
 
 /** What keeps the queue durable (--data): told of every job added and removed, and running each run of due jobs as one write unit. */
 export interface JobQueueLog {
@@ -159,6 +167,41 @@ function mergeJobs(jobs: JobRow[], incoming: JobRow[]): void {
   if (index) for (const job of sorted) index.add(job)
 }
 
+/**
+ * Jobs by due moment, then id (the order insertJob keeps for jobs scheduled one after another), in
+ * a heap. Jobs dropped while in it stay until they come up, and are skipped then.
+ */
+class DueHeap {
+  private readonly heap = new MinHeap<JobRow>((a, b) => dueOrder(a, b) < 0)
+  private readonly dropped = new Set<JobRow>()
+
+  /** The soonest job, or undefined. */
+  peek(): JobRow | undefined {
+    while (this.heap.size > 0 && this.dropped.delete(this.heap.peek() as JobRow)) this.heap.pop()
+    return this.heap.peek()
+  }
+
+  /** Takes the job peek() answered. */
+  pop(): void {
+    this.heap.pop()
+  }
+
+  push(job: JobRow): void {
+    this.heap.push(job)
+  }
+
+  drop(job: JobRow): void {
+    this.dropped.add(job)
+  }
+
+  /** Empties the heap, answering the jobs not dropped (in no order). */
+  take(): JobRow[] {
+    const live = this.heap.drain().filter((job) => !this.dropped.has(job))
+    this.dropped.clear()
+    return live
+  }
+}
+
 /** A run that keeps finding due work this long is a bug (a job rescheduling itself at once), not load. */
 const MAX_JOBS_PER_RUN = 1_000_000
 
@@ -174,19 +217,21 @@ export class Scheduler {
     private readonly log?: JobQueueLog,
   ) {}
 
-  /** Jobs due after `horizon`, kept out of the queue until release() (see holdBeyond), by what they are about. */
-  private held: JobsAbout | undefined
+  /** The jobs scheduled since holdBeyond(), kept out of the queue until release(). */
+  private held: HeldJobs | undefined
   private horizon = Infinity
 
   /**
-   * Until release(), keeps the jobs scheduled for after `moment` out of the queue. A seed making a
-   * team's history never runs past its epoch, and most of what it schedules (expiries years away,
-   * reminders and results past the epoch) falls after it: held aside, they are not in the way of
-   * every job it schedules sooner, which would otherwise move them all along the sorted queue.
+   * Until release(), keeps the jobs scheduled out of the queue: those due by `moment` in a heap,
+   * from which they run as the clock reaches them (before the queue's jobs due at the same moment,
+   * which were there first), the later ones aside. A seed making a team's history schedules and
+   * runs jobs by the hundred thousand (every check's result, every reminder) and never runs past
+   * its epoch: in the sorted queue each would move the jobs due after it, and most of what it
+   * schedules (expiries years away, the next reminders) falls after the epoch.
    */
   holdBeyond(moment: number): void {
     this.horizon = moment
-    this.held = new JobsAbout()
+    this.held = { soon: new DueHeap(), soonAbout: new JobsAbout(), later: new JobsAbout() }
   }
 
   /** Puts the held jobs into the queue, where scheduling them would have put them. */
@@ -194,7 +239,7 @@ export class Scheduler {
     const held = this.held
     this.held = undefined
     this.horizon = Infinity
-    if (held) mergeJobs(this.jobs, [...held.all()])
+    if (held) mergeJobs(this.jobs, [...held.soon.take(), ...held.later.all()])
   }
 
   on(kind: string, handler: JobHandler): void {
@@ -203,8 +248,13 @@ export class Scheduler {
 
   schedule(kind: string, team: number, subject: number, due: Date): JobRow {
     const job: JobRow = { id: this.nextId(), kind, team, subject, due: due.getTime() }
-    if (this.held && job.due > this.horizon) this.held.add(job)
-    else insertJob(this.jobs, job)
+    const held = this.held
+    if (!held) insertJob(this.jobs, job)
+    else if (job.due > this.horizon) held.later.add(job)
+    else {
+      held.soon.push(job)
+      held.soonAbout.add(job)
+    }
     this.log?.added(job)
     return job
   }
@@ -246,13 +296,15 @@ export class Scheduler {
   /** Drops the held jobs about a subject that `which` picks; answers whether it dropped any. */
   private dropHeld(kind: string, team: number, subject: number, which: (job: JobRow) => boolean): boolean {
     const held = this.held
-    const same = held?.get(kind, team, subject)
-    if (!held || !same) return false
+    if (!held) return false
     let dropped = false
-    for (const job of [...same]) {
-      if (!which(job)) continue
-      held.remove(job)
-      dropped = true
+    for (const about of [held.soonAbout, held.later]) {
+      for (const job of [...(about.get(kind, team, subject) ?? [])]) {
+        if (!which(job)) continue
+        about.remove(job)
+        if (about === held.soonAbout) held.soon.drop(job)
+        dropped = true
+      }
     }
     return dropped
   }
@@ -264,10 +316,10 @@ export class Scheduler {
 
   /** Runs every job due by now, each with the clock at its own moment. Returns how many ran. */
   runDue(): number {
-    const first = this.jobs[0]
-    if (first === undefined) return 0
+    const next = Math.min(this.jobs[0]?.due ?? Infinity, this.held?.soon.peek()?.due ?? Infinity)
+    if (next === Infinity) return 0
     const now = this.clock.now().getTime()
-    if (first.due > now) return 0
+    if (next > now) return 0
     const ran = this.log ? this.log.unit(() => this.runUntil(now)) : this.runUntil(now)
     this.clock.set(new Date(now))
     return ran
@@ -284,10 +336,8 @@ export class Scheduler {
   private runUntil(moment: number): number {
     if (moment > this.horizon) this.release()
     let ran = 0
-    while (this.jobs.length > 0 && (this.jobs[0] as JobRow).due <= moment) {
+    for (let job = this.takeDue(moment); job !== undefined; job = this.takeDue(moment)) {
       if (++ran > MAX_JOBS_PER_RUN) throw new Error(`scheduler: more than ${MAX_JOBS_PER_RUN} jobs due at once`)
-      const job = this.jobs.shift() as JobRow
-      unindexJob(this.jobs, job)
       this.log?.removed(job)
       // Results, reminders and expiry carry the moment they were due, not the moment they ran.
       this.clock.set(new Date(job.due))
@@ -300,5 +350,21 @@ export class Scheduler {
       }
     }
     return ran
+  }
+
+  /** The soonest job due by `moment`, taken from the held heap or the queue (the queue's first at the same moment), or undefined. */
+  private takeDue(moment: number): JobRow | undefined {
+    const queued = this.jobs[0]
+    const held = this.held
+    const soon = held?.soon.peek()
+    if (held && soon !== undefined && soon.due <= moment && (queued === undefined || soon.due < queued.due)) {
+      held.soon.pop()
+      held.soonAbout.remove(soon)
+      return soon
+    }
+    if (queued === undefined || queued.due > moment) return undefined
+    this.jobs.shift()
+    unindexJob(this.jobs, queued)
+    return queued
   }
 }

@@ -14,6 +14,7 @@ import type {
   CheckResponsePhotoIdPersonMediaJson as PersonMedia,
 } from '../contracts/generated.ts'
 import { toDate } from '../kernel/clock.ts'
+import { deepFreeze } from '../kernel/frozen.ts'
 import { presentAttachment, sampleAttachment, type SampleName } from '../resources/attachments/index.ts'
 import { addFile } from '../resources/files/index.ts'
 import type { CheckRow, PhotoIdCapture, RecordRow } from '../resources/records/index.ts'
@@ -54,8 +55,23 @@ function subResultsOf(hasMrz: boolean): Record<string, string[]> {
   }
 }
 
+/**
+ * Every all-clear group of a set of sub-results, made once and shared by the responses that have
+ * it: most seeded photo ID checks are clear, and their groups were most of the heap their responses
+ * took. A response is never changed below its top level (only its media is set); shared ones are frozen.
+ */
+const clearGroups = new Map<string, NonNullable<Group>>()
+
 /** A group whose sub-results are clear except the named ones. */
-function group(names: readonly string[], flagged: Record<string, BreakdownResult> = {}): Group {
+function group(names: readonly string[], flagged?: Record<string, BreakdownResult>): Group {
+  if (flagged) return flaggedGroup(names, flagged)
+  const key = names.join(' ')
+  let shared = clearGroups.get(key)
+  if (!shared) clearGroups.set(key, (shared = deepFreeze(flaggedGroup(names, {}))))
+  return shared
+}
+
+function flaggedGroup(names: readonly string[], flagged: Record<string, BreakdownResult>): NonNullable<Group> {
   const breakdown = Object.fromEntries(names.map((name) => [name, { result: flagged[name] ?? 'clear' }]))
   const result: BreakdownResult = Object.values(flagged).includes('consider') ? 'consider' : 'clear'
   return names.length === 0 ? { result } : { result, breakdown }

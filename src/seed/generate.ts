@@ -297,5 +297,8 @@ export function generateTeamData(faker: Faker, store: Store, team: Team, domain:
   generateFiles(seededFaker(team.id * 7_919 + 8_081), store, team, epoch)
   // The deletion dates after the epoch are announced when the mock's clock reaches them.
   const scheduler = new Scheduler(store.data.jobs, createClock({ start: epoch, frozen: true }), () => store.nextId('job'), undefined, store.jobLog)
+  // Held, then merged into the queue in one pass: inserted one by one, each would move the jobs due after it.
+  scheduler.holdBeyond(epoch.getTime())
   scheduleSeededDeletionReminders(scheduler, team.id, team.clients, epoch.getTime())
+  scheduler.release()
 }

@@ -12,6 +12,8 @@ import { createClock, toTimestamp } from '../kernel/clock.ts'
 import { HttpError } from '../kernel/errors.ts'
 import { createEventBus } from '../kernel/events.ts'
 import { createRandom } from '../kernel/random.ts'
+import { deepFreeze } from '../kernel/frozen.ts'
+import { MinHeap } from '../kernel/heap.ts'
 import type { Role } from '../kernel/roles.ts'
 import { submitStep } from '../lifecycle/engine.ts'
 import { createRecord } from '../resources/record-creation/index.ts'
@@ -19,6 +21,7 @@ import { setExpiry, updateRecord, type Outcome, type RecordRow, type RecordTempl
 import { proposeCorrection } from '../resources/corrections/index.ts'
 import { reviewStep } from '../resources/step-reviews/index.ts'
 import type { MemberRow } from '../store/identity.ts'
+import type { ClientRow } from '../resources/clients/index.ts'
 import { createServices } from '../services.ts'
 import type { Store, Team } from '../store/world.ts'
 
@@ -53,14 +56,16 @@ const PROOF_OF_ADDRESS: StepInputJson = {
   type: 'document.request',
   preferences: { title: 'Proof of address', instructions: 'Upload a utility bill or bank statement from the last three months showing your name and address.' },
 }
+const WATCHLIST: StepInputJson = { type: 'check.watchlist', preferences: {} }
 
-const STEP_SETS: StepInputJson[][] = [
-  [PHOTO_ID, { type: 'check.watchlist' }],
+// Frozen: the steps made from them share their completed preferences (completePreferences).
+const STEP_SETS: StepInputJson[][] = deepFreeze([
+  [PHOTO_ID, WATCHLIST],
   [PHOTO_ID, PROOF_OF_ADDRESS],
-  [{ type: 'check.identity' }, { type: 'check.watchlist' }, PROOF_OF_ADDRESS],
+  [{ type: 'check.identity', preferences: {} }, WATCHLIST, PROOF_OF_ADDRESS],
   [PROOF_OF_ADDRESS, { type: 'check.criminal_record', preferences: { region: 'england', type: 'standard' } }],
   [PHOTO_ID],
-]
+])
 
 function templates(owner: number, at: string): Array<Omit<RecordTemplateRow, 'id'>> {
   const base = { notification: 'email' as const, reminder: true, is_declaration_required: false, is_enabled: true, created_at: at, updated_at: at }
@@ -119,8 +124,14 @@ export function seedServices(faker: Faker, store: Store, start: Date): Services 
   })
 }
 
-/** Moments from `from` to `to`, ascending, each at least `gap` after the one before. */
-function spacedMoments(faker: Faker, count: number, from: number, to: number, gap: number): number[] {
+/**
+ * Moments from `from` to `to`, ascending, each at least `gap` after the one before; a gap too wide
+ * for so many moments narrows to half the span's share of each, so that pushing the later ones
+ * along leaves them about where they were drawn (a wider one pushed a large team's records years
+ * past its epoch, into the mock's future).
+ */
+function spacedMoments(faker: Faker, count: number, from: number, to: number, widest: number): number[] {
+  const gap = Math.min(widest, Math.floor((to - from) / (2 * count)))
   const moments = Array.from({ length: count }, () => faker.number.int({ min: from, max: to })).sort((a, b) => a - b)
   for (let index = 1; index < moments.length; index++) moments[index] = Math.max(moments[index] as number, (moments[index - 1] as number) + gap)
   return moments
@@ -156,31 +167,53 @@ export function generateRecords(faker: Faker, store: Store, team: Team, count: n
     .map((scenario) => ({ scenario, at: (EXPIRING.has(scenario) ? expiringMoments.shift() : otherMoments.shift()) as number }))
     .sort((a, b) => a.at - b.at)
 
-  for (const { scenario, at } of planned) {
-    services.scheduler.advance(Math.max(0, at - clock.now().getTime()))
-    const creator = creatorOf(services, team, faker.datatype.boolean(0.7) ? owner : faker.helpers.arrayElement(writers))
-    const client = faker.helpers.arrayElement(clients)
-    const steps = faker.helpers.arrayElement(STEP_SETS)
-    const useTemplate = faker.datatype.boolean(0.2)
-    const input = {
-      client: client.id,
-      ...(useTemplate
-        ? { template: faker.helpers.arrayElement(team.recordTemplates.all()).id }
-        : { steps: steps as [StepInputJson, ...StepInputJson[]], notification: faker.helpers.arrayElement(['email', false] as const) }),
-    }
-    // The team's credits ran out (a 422): its owner buys more, as a team making this many records would.
-    const record =
-      attempt(() => createRecord(creator, input)) ??
-      attempt(() => {
-        team.credits.insert({ id: store.nextId('credit'), credits: TOP_UP, reason: 'Credit purchase', causer: { id: owner.user, type: 'user' }, created_at: clock.timestamp() })
-        return createRecord(creator, input)
-      })
-    if (record === undefined) continue
-    if (!EXPIRING.has(scenario)) setExpiry(teamContext(services, team), record, toTimestamp(new Date(at + OPEN_FOR)))
-    drive(services, team, record, scenario, faker)
+  // Each record's history takes hours (its client's steps, a review), and a large team makes its
+  // records minutes apart: the histories play side by side, each part at its own moment, soonest
+  // first (ties in the order the records were planned), on the one seed clock.
+  const histories = new MinHeap<{ at: number; order: number; parts: History }>((a, b) => a.at - b.at < 0 || (a.at === b.at && a.order < b.order))
+  planned.forEach(({ scenario, at }, order) => histories.push({ at, order, parts: history(services, team, { owner, writers, clients }, scenario, faker) }))
+  for (let next = histories.pop(); next !== undefined; next = histories.pop()) {
+    services.scheduler.advance(Math.max(0, next.at - clock.now().getTime()))
+    const wait = next.parts.next()
+    if (!wait.done) histories.push({ ...next, at: clock.now().getTime() + wait.value * MINUTE })
   }
   services.scheduler.advance(Math.max(0, epoch.getTime() - clock.now().getTime()))
   services.scheduler.release()
+}
+
+/** A record's history, part by part: each part yields the minutes until the next. */
+type History = Generator<number, void, undefined>
+
+/** Who may make a team's seeded records, and for whom. */
+interface Makers {
+  owner: MemberRow
+  writers: MemberRow[]
+  clients: ClientRow[]
+}
+
+/** Makes a record (its creator, client and steps drawn now), then plays its scenario. */
+function* history(services: Services, team: Team, { owner, writers, clients }: Makers, scenario: Scenario, faker: Faker): History {
+  const { store, clock } = services
+  const creator = creatorOf(services, team, faker.datatype.boolean(0.7) ? owner : faker.helpers.arrayElement(writers))
+  const client = faker.helpers.arrayElement(clients)
+  const steps = faker.helpers.arrayElement(STEP_SETS)
+  const useTemplate = faker.datatype.boolean(0.2)
+  const input = {
+    client: client.id,
+    ...(useTemplate
+      ? { template: faker.helpers.arrayElement(team.recordTemplates.all()).id }
+      : { steps: steps as [StepInputJson, ...StepInputJson[]], notification: faker.helpers.arrayElement(['email', false] as const) }),
+  }
+  // The team's credits ran out (a 422): its owner buys more, as a team making this many records would.
+  const record =
+    attempt(() => createRecord(creator, input)) ??
+    attempt(() => {
+      team.credits.insert({ id: store.nextId('credit'), credits: TOP_UP, reason: 'Credit purchase', causer: { id: owner.user, type: 'user' }, created_at: clock.timestamp() })
+      return createRecord(creator, input)
+    })
+  if (record === undefined) return
+  if (!EXPIRING.has(scenario)) setExpiry(teamContext(services, team), record, toTimestamp(new Date(clock.now().getTime() + OPEN_FOR)))
+  yield* drive(services, team, record, scenario, faker)
 }
 
 /** What work makes, or undefined when the service refuses it (an HttpError: a 422). */
@@ -193,12 +226,10 @@ function attempt<T>(work: () => T): T | undefined {
   }
 }
 
-/** Plays the client's and the team's part for a record, right after it was made. */
-function drive(services: Services, team: Team, record: RecordRow, scenario: Scenario, faker: Faker): void {
+/** Plays the client's and the team's part for a record, from right after it was made; yields the minutes between its parts. */
+function* drive(services: Services, team: Team, record: RecordRow, scenario: Scenario, faker: Faker): History {
   const ctx = teamContext(services, team)
-  const later = (minutes: number) => services.scheduler.advance(minutes * MINUTE)
   const submitAll = (outcome?: Outcome, delaySeconds?: number) => {
-    later(faker.number.int({ min: 20, max: 180 }))
     for (const step of record.steps) submitStep(ctx, record, step, { ...(outcome && { outcome }), ...(delaySeconds !== undefined && { delaySeconds }) })
   }
   switch (scenario) {
@@ -207,36 +238,41 @@ function drive(services: Services, team: Team, record: RecordRow, scenario: Scen
       return
     case 'started':
     case 'incomplete':
-      later(faker.number.int({ min: 20, max: 180 }))
+      yield faker.number.int({ min: 20, max: 180 })
       submitStep(ctx, record, record.steps[0] as RecordRow['steps'][number])
       break
-    case 'waiting':
+    case 'waiting': {
       // A result still being worked on by the provider: due when the record would expire.
-      submitAll(undefined, Math.floor((new Date(record.expired_at).getTime() - services.clock.now().getTime()) / 1000) - 86_400)
+      const delaySeconds = Math.floor((new Date(record.expired_at).getTime() - services.clock.now().getTime()) / 1000) - 86_400
+      yield faker.number.int({ min: 20, max: 180 })
+      submitAll(undefined, delaySeconds)
       break
+    }
     case 'paused':
+      yield faker.number.int({ min: 20, max: 180 })
       submitAll('paused')
       break
     case 'consider':
+      yield faker.number.int({ min: 20, max: 180 })
       submitAll('consider')
       break
     case 'complete':
     case 'reviewed':
     case 'archived':
     case 'amendments':
+      yield faker.number.int({ min: 20, max: 180 })
       submitAll()
       break
   }
   if (scenario === 'amendments') {
     // The client says their name is spelled differently (a pending correction: FACTS.md amendments).
-    later(5)
+    yield 5
     const { first_name: first, middle_name: middle, last_name: last } = record.name
     proposeCorrection(ctx, record, faker.datatype.boolean() ? { first_name: first, middle_name: middle ?? faker.person.middleName(), last_name: last } : { first_name: first, middle_name: middle, last_name: `${last}-${faker.person.lastName()}` })
   }
-  later(30)
   const owner = team.members.find((member) => member.role === 'owner')
   if (!owner || (scenario !== 'reviewed' && scenario !== 'archived')) return
-  later(faker.number.int({ min: 60, max: 240 }))
+  yield 30 + faker.number.int({ min: 60, max: 240 })
   const reviewer = creatorOf(services, team, owner)
   if (scenario === 'reviewed') {
     for (const step of record.steps) reviewStep(reviewer, { record, step }, { status: 'approved' })

@@ -112,10 +112,22 @@ describe('Scheduler.holdBeyond', () => {
     scheduler.holdBeyond(after(100).getTime())
     scheduler.schedule('note', 1, 1, after(400))
     scheduler.schedule('note', 1, 2, after(50))
-    expect(jobs.map((job) => job.subject)).toEqual([2])
+    expect(jobs.map((job) => job.subject)).toEqual([])
     scheduler.release()
     expect(jobs.map((job) => job.subject)).toEqual([2, 1])
     expect(play(100)).toEqual(play(undefined))
+  })
+
+  it('runs the held jobs due by its horizon as the queue would, after the queued jobs due at the same moment', () => {
+    expect(play(1000)).toEqual(play(undefined))
+    const { scheduler, ran } = setup()
+    scheduler.schedule('note', 1, 1, after(20))
+    scheduler.holdBeyond(after(1000).getTime())
+    scheduler.schedule('note', 1, 2, after(20))
+    scheduler.schedule('note', 1, 3, after(10))
+    expect(scheduler.runDue()).toBe(0)
+    scheduler.advance(20_000)
+    expect(ran.map(([, subject]) => subject)).toEqual([3, 1, 2])
   })
 
   it('releases what it holds before running past its horizon', () => {

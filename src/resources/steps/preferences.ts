@@ -17,6 +17,7 @@ import type {
   StepTypeJson,
   StepWatchlistPreferencesJson,
 } from '../../contracts/generated.ts'
+import { deepFreeze } from '../../kernel/frozen.ts'
 
 /** Preferences as a request gives them (validated against step-input.json). */
 export type GivenPreferences = Record<string, unknown>
@@ -148,7 +149,18 @@ const isTyped = (type: StepTypeJson): type is keyof PreferencesByType => type in
  */
 export function completePreferences<T extends StepTypeJson>(type: T, given: GivenPreferences | null | undefined): PreferencesOf<T>
 export function completePreferences(type: StepTypeJson, given: GivenPreferences | null | undefined): Record<string, unknown> {
-  const input = given ?? {}
+  if (!given || !Object.isFrozen(given)) return completed(type, given ?? {})
+  // A frozen input (the seed's step sets, used by thousands of records): completed once, shared frozen.
+  let byType = sharedCompletions.get(given)
+  if (!byType) sharedCompletions.set(given, (byType = new Map()))
+  const shared = byType.get(type) ?? deepFreeze(completed(type, given))
+  byType.set(type, shared)
+  return shared
+}
+
+const sharedCompletions = new WeakMap<GivenPreferences, Map<StepTypeJson, Record<string, unknown>>>()
+
+function completed(type: StepTypeJson, input: GivenPreferences): Record<string, unknown> {
   if (!isTyped(type)) return structuredClone(input)
   // Values are JSON from a parsed body; copied so the stored row shares nothing with the request.
   return structuredClone(completers[type](input)) as unknown as Record<string, unknown>
