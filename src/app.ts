@@ -15,12 +15,12 @@ import { controlRoutes } from './control/routes.ts'
 import { bearerToken, identifier } from './kernel/auth.ts'
 import type { KernelEnv } from './kernel/env.ts'
 import { BodyCutShort, DEFAULT_MAX_BODY_BYTES } from './kernel/body.ts'
-import { browserPolicy, hostCheck } from './kernel/browsers.ts'
+import { browserPolicy, crossOrigin, hostCheck, hostVerdict } from './kernel/browsers.ts'
 import { HostAllowList } from './kernel/hosts.ts'
 import { HtmlError, HttpError, routeNotFound, serverError } from './kernel/errors.ts'
 import { ConnectionDropped, dropConnection, Faults, latencyDraw, type Latency } from './kernel/faults.ts'
 import { DEFAULT_JOURNAL_SIZE, Journal, type Exchange } from './kernel/journal.ts'
-import { Routes } from './kernel/operation.ts'
+import { Routes, type Gate } from './kernel/operation.ts'
 import { RateLimiter, rateLimiting } from './kernel/rate-limit.ts'
 import { html, json } from './kernel/respond.ts'
 import { oauthControlRoutes, oauthOf, oauthRoutes } from './oauth/index.ts'
@@ -117,6 +117,8 @@ const RESOURCE_ROUTES = [
   webhooksRoutes,
 ]
 
+type ApiContext = Context<KernelEnv<RequestContext>>
+
 const READ_ONLY_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
 /** Writes that change only the caller's own user account, not the team's data. */
@@ -147,7 +149,7 @@ export function createApp(options: AppOptions): Hono<KernelEnv<RequestContext>> 
     behaviour: options.behaviour,
     webhooks: options.webhooks,
   }
-  const faults = new Faults(contracts, { nowMs: () => clock.now().getTime(), rateLimit: options.rateLimit, maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES })
+  const faults = new Faults(contracts, { nowMs: clock.nowMs, rateLimit: options.rateLimit, maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES })
   const routes = new Routes<RequestContext>(contracts, {
     base: API_BASE,
     // Read-only members get 403 on every write (FACTS.md "Roles"); their own profile is theirs to change.
@@ -160,7 +162,6 @@ export function createApp(options: AppOptions): Hono<KernelEnv<RequestContext>> 
 
   const journal = new Journal(contracts, options.journalSize ?? DEFAULT_JOURNAL_SIZE)
   const limiter = new RateLimiter(options.rateLimit.limit, options.rateLimit.windowSeconds * 1000)
-  const api = new Hono<KernelEnv<RequestContext>>()
   const oauth = oauthOf(store)
   // A personal token first: it is most requests' token, and its lookup is one Map miss for an OAuth one.
   const identify = identifier<RequestContext>((token) => {
@@ -168,20 +169,19 @@ export function createApp(options: AppOptions): Hono<KernelEnv<RequestContext>> 
     return identity && requestContext(identity, services)
   })
   // A limit is shared by all tokens of one user on one team, separate per team (FACTS.md).
-  const limit = rateLimiting<RequestContext>(limiter, () => clock.now().getTime(), (ctx) => `${ctx.user.id}:${ctx.team.id}`)
+  const limit = rateLimiting<RequestContext>(limiter, clock.nowMs, (ctx) => `${ctx.user.id}:${ctx.team.id}`)
   /**
    * Copies what the journal keeps of an exchange: a few fields (this runs on every request); the
    * journal works out the verdicts when it is read.
    */
-  const keep = (c: Context<KernelEnv<RequestContext>>, atMs: number, started: number, thrown: unknown) => {
-    const error = thrown instanceof HttpError ? thrown : c.error instanceof HttpError ? c.error : undefined
-    const status = thrown === undefined ? c.res.status : (error?.status ?? 500)
-    const op = c.get('operation')
+  const keep = (c: ApiContext, answer: Response, atMs: number, started: number) => {
+    const error = c.error instanceof HttpError ? c.error : undefined
+    const status = answer.status
     const exchange: Exchange = {
       atMs,
       method: c.req.method,
       url: c.req.url,
-      op,
+      op: c.get('operation'),
       status,
       durationMs: performance.now() - started,
       team: c.get('principal')?.team.id,
@@ -199,33 +199,56 @@ export function createApp(options: AppOptions): Hono<KernelEnv<RequestContext>> 
     journal.record(exchange, c.get('bodyText'))
   }
   const latency = latencyDraw(options.latency)
-  // The unit begins before the token is resolved: the caller's own user row (PATCH /me) is one it may change.
-  const writeUnit = options.writeUnit
-  const inWriteUnit = writeUnit && ((c: Context, next: () => Promise<void>) => (READ_ONLY_METHODS.has(c.req.method) ? next() : writeUnit(next)))
-  if (inWriteUnit) api.use('*', inWriteUnit)
-  // Whatever fell due on the clock happens before the request sees the state. The answer is held
-  // for a fault's delay and --latency (the journal's duration includes it), and the journal keeps
-  // every answer, the 429 thrown here included. A fault that drops the connection does so last.
-  api.use('*', async (c, next) => {
+  /** An error as its answer; the journal reads why from c.error. */
+  const failed = (c: ApiContext, error: unknown): Response => {
+    c.error = error as Error
+    return answerError(error as Error, c)
+  }
+  /**
+   * After the answer: it is held for a fault's delay and --latency (the journal's duration
+   * includes it), kept, and a dropping fault drops the connection last: in process, as a rejected
+   * fetch (Node's fetch rejects, it does not throw), so that case is asynchronous too.
+   */
+  const settle = (c: ApiContext, answer: Response, atMs: number, started: number): Response | Promise<Response> => {
+    const fault = c.get('fault')
+    const delay = (fault?.delayMs ?? 0) + latency()
+    if (delay === 0 && fault?.drop !== true) return finish(c, answer, atMs, started)
+    return (delay > 0 ? sleep(delay) : Promise.resolve()).then(() => finish(c, answer, atMs, started))
+  }
+  const finish = (c: ApiContext, answer: Response, atMs: number, started: number): Response => {
+    if (journal.enabled) keep(c, answer, atMs, started)
+    const fault = c.get('fault')
+    if (fault?.drop) dropConnection(c, fault.description)
+    return answer
+  }
+  /**
+   * Every API request, the operation's gate or the unknown route's 404 inside: whatever fell due
+   * on the clock happens before the request sees the state; the caller is identified and counted
+   * (a 429 is answered here, before routing); every answer, errors included, is settled and kept.
+   * Synchronous unless the operation is (a body to read, a delay): see Routes.serveOn.
+   */
+  const exchange = (c: ApiContext, gate: Gate<RequestContext>): Response | Promise<Response> => {
     const started = journal.enabled ? performance.now() : 0
-    const atMs = journal.enabled ? clock.now().getTime() : 0
-    let thrown: unknown
+    const atMs = journal.enabled ? clock.nowMs() : 0
+    let answer: Response | Promise<Response>
     try {
       options.scheduler.runDue()
       identify(c)
       limit(c)
-      await next()
+      answer = gate(c)
     } catch (error) {
-      thrown = error
-      throw error
-    } finally {
-      const delay = (c.get('fault')?.delayMs ?? 0) + latency()
-      if (delay > 0) await sleep(delay)
-      if (journal.enabled) keep(c, atMs, started, thrown)
+      answer = failed(c, error)
     }
-    const fault = c.get('fault')
-    if (fault?.drop) dropConnection(c, fault.description)
-  })
+    if (answer instanceof Promise) return answer.then(undefined, (error: unknown) => failed(c, error)).then((settled) => settle(c, settled, atMs, started))
+    return settle(c, answer, atMs, started)
+  }
+  // The unit begins before the token is resolved: the caller's own user row (PATCH /me) is one it may change.
+  const writeUnit = options.writeUnit
+  const inWriteUnit = writeUnit && ((c: Context, next: () => Promise<void>) => (READ_ONLY_METHODS.has(c.req.method) ? next() : writeUnit(next)))
+  const serveApi =
+    writeUnit === undefined
+      ? exchange
+      : (c: ApiContext, gate: Gate<RequestContext>) => (READ_ONLY_METHODS.has(c.req.method) ? exchange(c, gate) : writeUnit(async () => exchange(c, gate)))
 
   // The control API has no caller: every request acts with the mock's services.
   const controlApi = new Routes<Services>(contracts, { base: CONTROL_BASE, maxBodyBytes: options.maxBodyBytes })
@@ -252,7 +275,6 @@ export function createApp(options: AppOptions): Hono<KernelEnv<RequestContext>> 
     control.use('*', inWriteUnit)
     oauthEndpoints.use('*', inWriteUnit)
   }
-  api.route('/', routes.app)
   control.route('/', controlApi.app)
   oauthRoutes(oauthEndpoints, services, options.maxBodyBytes)
 
@@ -285,9 +307,11 @@ export function createApp(options: AppOptions): Hono<KernelEnv<RequestContext>> 
   }
   let ui: Promise<Hono> | undefined
 
+  // Requests from the loopback names (or an allowed one) and from no web page of another origin,
+  // nearly all of them, go straight to the routes; the rest meet the Host check and the browser
+  // policy first, as middleware of an app of their own: on the routes' app, middleware would have
+  // made every API route a chain of handlers.
   const app = new Hono<KernelEnv<RequestContext>>()
-  app.use('*', hostCheck(new HostAllowList(options.allowedHosts)))
-  app.use('*', browserPolicy({ cors: options.cors ?? true, apiOrigins: options.corsOrigins ?? ['*'], mockOrigins: options.mockCorsOrigins ?? [] }))
   const openApi = new Map<Surface, Record<string, unknown>>()
   const serveOpenApi = (path: string, surface: Surface) =>
     app.get(path, (c) => {
@@ -308,11 +332,26 @@ export function createApp(options: AppOptions): Hono<KernelEnv<RequestContext>> 
     return answer
   }
   for (const base of [PERFORM_BASE, DASHBOARD_BASE, DOCS_BASE]) app.all(base, pages).all(`${base}/*`, pages)
-  app.route(API_BASE, api)
+  routes.serveOn(app, serveApi)
   app.route(CONTROL_BASE, control)
   app.route(OAUTH_BASE, oauthEndpoints)
-  app.notFound((c) => json(c, routeNotFound().body, 404))
+  const unknownRoute = (c: ApiContext) => json(c, routeNotFound().body, 404)
+  // An unknown route under the API is still an API request: identified, counted and kept.
+  const notFound = (c: ApiContext) => (c.req.path === API_BASE || c.req.path.startsWith(`${API_BASE}/`) ? serveApi(c, unknownRoute) : unknownRoute(c))
+  app.notFound(notFound)
   app.onError(answerError)
   inProcess.onError(answerError)
+
+  const hosts = new HostAllowList(options.allowedHosts)
+  const allowedHost = hostVerdict(hosts)
+  const guarded = new Hono<KernelEnv<RequestContext>>()
+  guarded.use('*', hostCheck(hosts, allowedHost))
+  guarded.use('*', browserPolicy({ cors: options.cors ?? true, apiOrigins: options.corsOrigins ?? ['*'], mockOrigins: options.mockCorsOrigins ?? [] }))
+  guarded.route('/', app)
+  guarded.notFound(notFound)
+  guarded.onError(answerError)
+  const direct = app.fetch
+  app.fetch = (request, env, executionCtx) =>
+    allowedHost(request.url, env) && !crossOrigin(request) ? direct(request, env, executionCtx) : guarded.fetch(request, env, executionCtx)
   return app
 }

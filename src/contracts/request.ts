@@ -97,7 +97,15 @@ export function normalizeInput(value: unknown): unknown {
   }
   if (Array.isArray(value)) return value.map(normalizeInput)
   if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([key, child]) => [key, normalizeInput(child)]))
+    // A loop over the keys: entries, a mapped copy and fromEntries made three arrays per object of every body.
+    const normalized: Record<string, unknown> = {}
+    for (const key of Object.keys(value)) {
+      const child = normalizeInput((value as Record<string, unknown>)[key])
+      // A key "__proto__" (JSON.parse makes it an own property) stays one, as fromEntries kept it.
+      if (key === '__proto__') Object.defineProperty(normalized, key, { value: child, enumerable: true, writable: true, configurable: true })
+      else normalized[key] = child
+    }
+    return normalized
   }
   return value
 }

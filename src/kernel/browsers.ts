@@ -59,23 +59,36 @@ export function browserPolicy(options: BrowserOptions): MiddlewareHandler<Kernel
   }
 }
 
-/** Refuses, before anything else, a request whose Host (or absolute URL) names a host the mock does not answer to. */
-export function hostCheck(hosts: HostAllowList): MiddlewareHandler<KernelEnv<any>> {
-  const known = ['localhost', '127.0.0.1', '[::1]', ...hosts.extra]
-  const listed = `${known.slice(0, -1).join(', ')} and ${known.at(-1) as string}`
+/** Whether the mock answers to a request's Host (a Map lookup of the name's verdict); in process, always. */
+export function hostVerdict(hosts: HostAllowList): (url: string, env: KernelEnv<any>['Bindings'] | undefined) => boolean {
   // Clients use a handful of names: remembering each one's verdict keeps this to a Map lookup per request.
   const verdicts = new Map<string, boolean>()
-  return (c, next) => {
+  return (url, env) => {
     // No web page can send a request that never crossed a socket: startMock()'s fetch, behind MSW, keeps the app's own origin.
-    if (c.env?.inProcess) return next()
-    const authority = authorityOfUrl(c.req.url)
+    if (env?.inProcess) return true
+    const authority = authorityOfUrl(url)
     let allowed = verdicts.get(authority)
     if (allowed === undefined) {
       allowed = hosts.allows(hostName(authority))
       if (verdicts.size < 256) verdicts.set(authority, allowed)
     }
-    if (allowed) return next()
-    const name = hostName(authority)
+    return allowed
+  }
+}
+
+/** Whether a request comes from a web page of another origin: only those meet the browser policy. */
+export function crossOrigin(request: Request): boolean {
+  const origin = request.headers.get('Origin')
+  return origin !== null && origin !== ownOrigin(request.url)
+}
+
+/** Refuses, before anything else, a request whose Host (or absolute URL) names a host the mock does not answer to. */
+export function hostCheck(hosts: HostAllowList, allowed: ReturnType<typeof hostVerdict> = hostVerdict(hosts)): MiddlewareHandler<KernelEnv<any>> {
+  const known = ['localhost', '127.0.0.1', '[::1]', ...hosts.extra]
+  const listed = `${known.slice(0, -1).join(', ')} and ${known.at(-1) as string}`
+  return (c, next) => {
+    if (allowed(c.req.url, c.env)) return next()
+    const name = hostName(authorityOfUrl(c.req.url))
     return Promise.resolve(
       json(c, { message: `This mock does not answer to the host name ${name}, only to ${listed}. To reach it by that name, start it with --allowed-host ${name} (or IVS_ALLOWED_HOSTS=${name}).` }, 421),
     )

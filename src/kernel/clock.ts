@@ -3,6 +3,8 @@
 // Function properties, not methods: they are passed around unbound (clock.timestamp).
 export interface Clock {
   now: () => Date
+  /** Now in milliseconds since the epoch: what now().getTime() says, without a Date (every request reads it). */
+  nowMs: () => number
   /** Wire timestamp of now: YYYY-MM-DDTHH:MM:SSZ. */
   timestamp: () => string
   /** Today's UTC date: YYYY-MM-DD. */
@@ -65,6 +67,7 @@ export function createClock(options: ClockOptions = {}): Clock {
       return frozen
     },
     now: () => new Date(nowMs()),
+    nowMs,
     timestamp,
     today,
     advance(milliseconds) {

@@ -36,11 +36,46 @@ export interface Exchange {
   fault: string | undefined
 }
 
-interface Kept extends Exchange {
-  id: number
-  verdicts?: Verdict[]
-  path?: string
-  query?: string
+/**
+ * An exchange as kept: a slot of its team's ring, filled anew when the ring comes round, so that
+ * a full ring keeps requests without allocating (each would otherwise live long enough to be
+ * copied by the garbage collector, and then collected from the old generation).
+ */
+class Kept implements Exchange {
+  id = 0
+  atMs = 0
+  method = ''
+  url = ''
+  op: OperationContract | undefined = undefined
+  status = 0
+  durationMs = 0
+  team: number | undefined = undefined
+  body: string | undefined = undefined
+  problems: Record<string, unknown> | undefined = undefined
+  reason: string | undefined = undefined
+  fault: string | undefined = undefined
+  /** Worked out at the first read. */
+  verdicts: Verdict[] | undefined = undefined
+  path: string | undefined = undefined
+  query: string | undefined = undefined
+
+  fill(id: number, exchange: Exchange): void {
+    this.id = id
+    this.atMs = exchange.atMs
+    this.method = exchange.method
+    this.url = exchange.url
+    this.op = exchange.op
+    this.status = exchange.status
+    this.durationMs = exchange.durationMs
+    this.team = exchange.team
+    this.body = exchange.body
+    this.problems = exchange.problems
+    this.reason = exchange.reason
+    this.fault = exchange.fault
+    this.verdicts = undefined
+    this.path = undefined
+    this.query = undefined
+  }
 }
 
 /** A fixed-size ring: pushing onto a full ring drops the oldest item. */
@@ -57,6 +92,11 @@ export class Ring<T> {
     this.items[this.next] = item
     this.next = (this.next + 1) % this.size
     if (this.count < this.size) this.count++
+  }
+
+  /** The item the next push drops (the oldest, once the ring is full), to be reused for it. */
+  dropsNext(): T | undefined {
+    return this.count === this.size ? this.items[this.next] : undefined
   }
 
   /** Oldest first. */
@@ -95,16 +135,22 @@ export class Journal {
    * longer than MAX_KEPT_BODY or could not be read (too large, cut short: the answer says why).
    */
   record(exchange: Exchange, body?: Promise<string>): void {
-    if (body) body.then((text) => (exchange.body = text.length <= MAX_KEPT_BODY ? text : undefined)).catch(() => undefined)
     const key = exchange.team ?? UNATTRIBUTED
     let ring = this.rings.get(key)
     if (!ring) {
       ring = new Ring<Kept>(this.size)
       this.rings.set(key, ring)
     }
-    const kept = exchange as Kept
-    kept.id = ++this.sequence
+    const kept = ring.dropsNext() ?? new Kept()
+    const id = ++this.sequence
+    kept.fill(id, exchange)
     ring.push(kept)
+    if (!body) return
+    const keepBody = (text: string) => {
+      // By the time the body settles, the slot may hold a later exchange.
+      if (kept.id === id) kept.body = text.length <= MAX_KEPT_BODY ? text : undefined
+    }
+    body.then(keepBody).catch(() => undefined)
   }
 
   /** A team's exchanges (undefined: the unattributed ones), oldest first. */

@@ -318,7 +318,7 @@ export class Scheduler {
   runDue(): number {
     const next = Math.min(this.jobs[0]?.due ?? Infinity, this.held?.soon.peek()?.due ?? Infinity)
     if (next === Infinity) return 0
-    const now = this.clock.now().getTime()
+    const now = this.clock.nowMs()
     if (next > now) return 0
     const ran = this.log ? this.log.unit(() => this.runUntil(now)) : this.runUntil(now)
     this.clock.set(new Date(now))
@@ -327,7 +327,7 @@ export class Scheduler {
 
   /** Moves the clock forward, running each job as its moment comes. Returns how many ran. */
   advance(milliseconds: number): number {
-    const target = this.clock.now().getTime() + milliseconds
+    const target = this.clock.nowMs() + milliseconds
     const ran = this.log ? this.log.unit(() => this.runUntil(target)) : this.runUntil(target)
     this.clock.set(new Date(target))
     return ran
