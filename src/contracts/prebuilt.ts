@@ -28,6 +28,8 @@ export const VALIDATOR_RUNTIME: Readonly<Record<string, unknown>> = {
 /** Where the build writes the validator of an operation's query or body, and the fingerprint of the contracts they came from. */
 export const validatorFile = (dir: string, kind: 'query' | 'body', id: string) => `${dir}/${kind}.${id}.js`
 export const fingerprintFile = (dir: string) => `${dir}/contracts.sha256`
+/** The first line of a validator's file: the fingerprint of the contracts it was compiled from. */
+export const validatorHeader = (fingerprint: string) => `// contracts ${fingerprint}\n`
 
 function requireRuntime(name: string): unknown {
   if (!(name in VALIDATOR_RUNTIME)) throw new Error(`a prebuilt validator requires ${name}, which the server does not bundle`)
@@ -76,7 +78,10 @@ export class PrebuiltContracts extends Contracts {
     const file = validatorFile(this.validatorsDir, kind, id)
     let validate = this.made.get(file)
     if (!validate) {
-      validate = instantiate(readFileSync(file, 'utf8'))
+      const code = readFileSync(file, 'utf8')
+      // The build ran again since this mock started, from contracts other than those it serves.
+      if (!code.startsWith(validatorHeader(this.fingerprint))) throw new Error(`${file} was compiled from other contracts than this mock read at start: restart it`)
+      validate = instantiate(code)
       this.made.set(file, validate)
     }
     return validate

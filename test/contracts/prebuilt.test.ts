@@ -1,6 +1,6 @@
 // The validators the build compiled (dist/validators/), which the server runs instead of Ajv: they
 // are what the contracts compile to now, they judge as Ajv's own do, and they are refused for
-// contracts other than those they came from.
+// contracts other than those they came from, at start and file by file.
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -72,5 +72,16 @@ describe('prebuilt validators', () => {
     writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(file, 'utf8')), description: 'edited' }))
     expect(PrebuiltContracts.open(dir)).toBeUndefined()
     expect(PrebuiltContracts.open(contractsDir, join(dir, 'no-validators'))).toBeUndefined()
+  })
+
+  it('refuse a file the build wrote since, from other contracts, rather than judge by it', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ivs-prebuilt-'))
+    dirs.push(dir)
+    cpSync(prebuiltValidatorsDir, dir, { recursive: true })
+    const opened = PrebuiltContracts.open(contractsDir, dir) as PrebuiltContracts
+    const file = join(dir, 'query.clients.list.js')
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/^\/\/ contracts [0-9a-f]+/, '// contracts 0'))
+    expect(() => opened.queryValidator('clients.list')).toThrow(/query\.clients\.list\.js was compiled from other contracts than this mock read at start: restart it$/)
+    expect(typeof opened.queryValidator('records.list')).toBe('function')
   })
 })
