@@ -4,7 +4,6 @@ import { parseEnv } from 'node:util'
 import { CommanderError } from 'commander'
 import { API_BASE, CONTROL_BASE, DASHBOARD_BASE, DOCS_BASE } from './app.ts'
 import { buildCli, serveOptions, toProxyConfig, toServeConfig, toVerifyConfig, unknownCommand, type ProxyConfig, type ServeConfig } from './config.ts'
-import { Contracts } from './contracts/load.ts'
 // The harness (verify, proxy, pact) is imported by the command that runs it: serve never loads it,
 // nor its YAML and JUnit libraries, and starts that much sooner.
 const harness = {
@@ -145,12 +144,14 @@ async function verifyAction(options: Record<string, unknown>): Promise<number> {
 }
 
 async function runProxy(config: ProxyConfig): Promise<void> {
-  const contracts = new Contracts(contractsDir, { validateSchemas: false })
-  const [{ ValidatingProxy }, { proxyReport, writeJsonReport, writeJunitReport }, { recordScenario, writeScenario }] = await Promise.all([
+  // The proxy judges answers too, with Ajv (serve never loads it: its validators come with the build).
+  const [{ AjvContracts }, { ValidatingProxy }, { proxyReport, writeJsonReport, writeJunitReport }, { recordScenario, writeScenario }] = await Promise.all([
+    import('./contracts/ajv.ts'),
     harness.proxy(),
     harness.proxyReport(),
     harness.record(),
   ])
+  const contracts = new AjvContracts(contractsDir, { validateSchemas: false })
   const proxy = new ValidatingProxy(contracts, { upstream: config.upstream, host: config.host, port: config.port, log: (line) => console.log(line) })
   let port: number
   try {

@@ -7,7 +7,7 @@ import { serve as listenOn } from '@hono/node-server'
 import { API_BASE, createApp } from './app.ts'
 import type { ServeConfig } from './config.ts'
 import type { Services } from './context.ts'
-import { Contracts } from './contracts/load.ts'
+import { PrebuiltContracts } from './contracts/prebuilt.ts'
 import { createClock } from './kernel/clock.ts'
 import { createEventBus } from './kernel/events.ts'
 import { createRandom } from './kernel/random.ts'
@@ -51,7 +51,9 @@ export function displayHost(host: string): string {
 export type DataFileSeams = Pick<OpenWorldOptions, 'writeLog' | 'compactAfterBytes'>
 
 export async function openMock(config: MockConfig, seams: DataFileSeams = {}): Promise<RunningMock> {
-  const contracts = new Contracts(contractsDir, { validateSchemas: false })
+  // The validators the build compiled; without them for these contracts (a checkout whose contracts
+  // changed since it was built), Ajv compiles each on first use.
+  const contracts = PrebuiltContracts.open() ?? new (await import('./contracts/ajv.ts')).AjvContracts(contractsDir, { validateSchemas: false })
   const fixture = loadWorldFixture()
   const clock = createClock({ start: config.clock, frozen: config.freezeClock })
   // The generator (faker and its locales) loads only for a seed whose world was not built ahead.

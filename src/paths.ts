@@ -15,5 +15,7 @@ export const samplesDir = `${fixturesDir}/samples`
 export const packageJsonPath = `${projectRoot}package.json`
 /** The seeded world of the fixture's seed, written by the build (src/build/world.ts). */
 export const prebuiltWorldPath = `${projectRoot}dist/world.json`
+/** The query and body validators the build compiled from contracts/ (src/build/validators.ts), one file each. */
+export const prebuiltValidatorsDir = `${projectRoot}dist/validators`
 /** The API reference's renderer, copied from node_modules by the build (src/build/docs.ts) and served at /docs. */
 export const docsAssetsDir = `${projectRoot}dist/docs`

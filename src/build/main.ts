@@ -2,12 +2,13 @@
 // when dist/main.js is missing or older than its sources, so a stale bundle never runs.
 import { realpathSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { loadContracts } from '../contracts/load.ts'
+import { loadContracts } from '../contracts/ajv.ts'
 import { bundle } from './bundle.ts'
 import { check } from './check.ts'
 import { writeDeclarations } from './declarations.ts'
 import { copyDocsAssets } from './docs.ts'
 import { writeGeneratedTypes } from './types.ts'
+import { writeValidators } from './validators.ts'
 import { writePrebuiltWorld } from './world.ts'
 
 interface Step {
@@ -19,12 +20,13 @@ interface Step {
 // In order: a step may rely on what the ones before it checked or wrote. check comes first, so
 // nothing is built from contracts or fixtures that break their schemas; types writes under src/,
 // so it comes before bundle (a source newer than the bundle would make every start rebuild), and
-// before declarations, which emits types from it too; world writes the seeded world the bundle reads
-// at start; docs copies the API reference's renderer.
+// before declarations, which emits types from it too; validators and world write what the bundle
+// reads at start (the compiled validators, the seeded world); docs copies the API reference's renderer.
 const steps: Step[] = [
   { name: 'check', run: check },
   { name: 'types', run: () => writeGeneratedTypes(loadContracts()) },
   { name: 'bundle', run: bundle },
+  { name: 'validators', run: writeValidators },
   { name: 'declarations', run: () => `wrote ${writeDeclarations()}` },
   { name: 'world', run: writePrebuiltWorld },
   { name: 'docs', run: copyDocsAssets },

@@ -1,15 +1,12 @@
-// Loads contracts/ once: every schema into one Ajv, every operation by operationId, with the
-// universal responses added here and nowhere else (see contracts/operation-file.schema.json).
+// Reads contracts/ once: every schema document, every operation by operationId, with the universal
+// responses added here and nowhere else (see contracts/operation-file.schema.json). No validator is
+// made here, and Ajv is not loaded: src/contracts/ajv.ts compiles them with Ajv on first use (the
+// build, the harness, the tests), and src/contracts/prebuilt.ts runs those the build compiled (the
+// server, so neither Ajv nor a compile is on the way to its first answer).
+import { createHash } from 'node:crypto'
 import { readdirSync, readFileSync } from 'node:fs'
-import { Ajv2020, MissingRefError, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js'
-import addFormatsModule from 'ajv-formats'
-import ajvErrorsModule from 'ajv-errors'
+import type { ErrorObject, ValidateFunction } from 'ajv'
 import { contractsDir } from '../paths.ts'
-import { RFC5321_MAILBOX } from './formats.ts'
-
-// Both plugins are CommonJS with a default export; under NodeNext the default is the module.
-const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default
-const ajvErrors = ajvErrorsModule as unknown as typeof ajvErrorsModule.default
 
 export type JsonSchema = Record<string, unknown>
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
@@ -40,7 +37,7 @@ export const SURFACES = {
 
 export type Surface = keyof typeof SURFACES
 
-const surfaceFolders = () => Object.entries(SURFACES).map(([surface, { folder }]) => [surface as Surface, folder] as const)
+export const surfaceFolders = () => Object.entries(SURFACES).map(([surface, { folder }]) => [surface as Surface, folder] as const)
 
 export interface OperationContract {
   id: string
@@ -106,39 +103,29 @@ const universalResponses = {
   },
 } satisfies Record<string, ResponseContract>
 
-function readJson(path: string): unknown {
+/** A contract file's text, parsed. */
+export function parseJson(path: string, text = readText(path)): unknown {
   try {
-    return JSON.parse(readFileSync(path, 'utf8'))
+    return JSON.parse(text)
   } catch (error) {
     throw new Error(`contracts: cannot read ${path}: ${(error as Error).message}`, { cause: error })
   }
 }
 
-function jsonFiles(dir: string): string[] {
+function readText(path: string): string {
+  try {
+    return readFileSync(path, 'utf8')
+  } catch (error) {
+    throw new Error(`contracts: cannot read ${path}: ${(error as Error).message}`, { cause: error })
+  }
+}
+
+export function jsonFiles(dir: string): string[] {
   return readdirSync(dir).filter((name) => name.endsWith('.json')).sort()
 }
 
 function pathParamsOf(path: string): string[] {
   return [...path.matchAll(/\{([A-Za-z]+)\}/g)].map((match) => match[1] as string)
-}
-
-function newAjv(options: { useDefaults?: boolean; validateSchema?: boolean }): Ajv2020 {
-  // Without schema checks the JSON Schema meta-schemas are never used: Ajv need not add them.
-  const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, strictTypes: false, meta: options.validateSchema !== false, ...options })
-  // Ajv compiles a keyword's meta-schema when the keyword is added, whatever validateSchema says:
-  // ajv-errors' took a quarter of the server's start-up in the contracts. Without schema checks
-  // the keywords come without them (the build checks every schema with them).
-  if (options.validateSchema === false) withoutKeywordMetaSchemas(ajv)
-  addFormats(ajv)
-  ajv.addFormat('email', RFC5321_MAILBOX)
-  ajvErrors(ajv)
-  ajv.addKeyword({ keyword: DEPRECATED_VALUES, schemaType: 'array', metaSchema: { type: 'array', minItems: 1 } })
-  return ajv
-}
-
-function withoutKeywordMetaSchemas(ajv: Ajv2020): void {
-  const addKeyword = ajv.addKeyword.bind(ajv)
-  ajv.addKeyword = (definition) => addKeyword(typeof definition === 'string' ? definition : { ...definition, metaSchema: undefined })
 }
 
 /** Query schema of an operation: paging, sorting, expand and its own parameters. */
@@ -163,65 +150,47 @@ function querySchemaOf(op: OperationContract): JsonSchema {
   return { type: 'object', properties }
 }
 
-export interface ContractsOptions {
-  /**
-   * Check every schema against the JSON Schema meta-schema when it is added or compiled (the
-   * default). The server turns it off: compiling the meta-schema was most of what loading the
-   * contracts cost at start-up, and the build's check step has checked every schema document.
-   */
-  validateSchemas?: boolean
-}
-
-export class Contracts {
+/**
+ * What contracts/ says: its operations, schema documents and path parameters. The validators are
+ * made by a subclass: compiled by Ajv on first use (AjvContracts, src/contracts/ajv.ts) or compiled
+ * by the build (PrebuiltContracts, src/contracts/prebuilt.ts).
+ */
+export abstract class Contracts {
   readonly operations = new Map<string, OperationContract>()
   /** Schema documents by file name without .json (client, paginated-list, events/...). */
   readonly schemas = new Map<string, JsonSchema>()
   readonly parameters: Record<string, JsonSchema>
-  private readonly validateSchema: boolean
-  /** Bodies, forms, responses and whole documents: made on first use (see the `ajv` getter). */
-  private bodyAjv: Ajv2020 | undefined
-  // Query values are coerced by kernel/validate.ts (as strictly as Laravel); this one fills defaults.
-  // Made with the first query validator, holding only the documents query schemas refer to (compileQuery).
-  private queryAjv: Ajv2020 | undefined
+  /** Of every file read, names and texts: validators the build compiled are used only with the contracts they came from. */
+  readonly fingerprint: string
   /** Schema documents by $id. */
-  private readonly documents = new Map<string, JsonSchema>()
-  private readonly compiled = new Map<string, ValidateFunction>()
+  protected readonly documents = new Map<string, JsonSchema>()
 
   constructor(
     /** The contracts/ folder these were read from. */
     readonly dir = contractsDir,
-    options: ContractsOptions = {},
   ) {
-    this.validateSchema = options.validateSchemas ?? true
+    const hash = createHash('sha256')
+    const read = (name: string): unknown => {
+      const text = readText(`${dir}/${name}`)
+      hash.update(`${name}\n${text}\n`)
+      return parseJson(`${dir}/${name}`, text)
+    }
     for (const folder of ['schemas', 'events']) {
       for (const file of jsonFiles(`${dir}/${folder}`)) {
-        const schema = readJson(`${dir}/${folder}/${file}`) as JsonSchema
+        const schema = read(`${folder}/${file}`) as JsonSchema
         const expectedId = `${CONTRACTS_BASE}${folder}/${file}`
         if (schema.$id !== expectedId) throw new Error(`contracts: ${folder}/${file} must have $id ${expectedId}`)
         this.schemas.set(`${folder === 'schemas' ? '' : `${folder}/`}${file.replace(/\.json$/, '')}`, schema)
         this.documents.set(expectedId, schema)
       }
     }
-    const parameters = readJson(`${dir}/parameters.json`) as JsonSchema & { $defs: Record<string, JsonSchema> }
+    const parameters = read('parameters.json') as JsonSchema & { $defs: Record<string, JsonSchema> }
     this.parameters = parameters.$defs
     // The files' shape is checked by checkOperationFiles in the build, not here on every start.
     for (const [surface, folder] of surfaceFolders()) {
-      for (const file of jsonFiles(`${dir}/${folder}`)) this.addOperations(surface, file, readJson(`${dir}/${folder}/${file}`) as OperationFile)
+      for (const file of jsonFiles(`${dir}/${folder}`)) this.addOperations(surface, file, read(`${folder}/${file}`) as OperationFile)
     }
-    // Asked to check the schemas (the build, the harness, the tests): every document is checked
-    // against the meta-schema now, as Ajv adds it. The server skips it, and adds documents to Ajv
-    // as its validators first need them.
-    if (this.validateSchema) void this.ajv
-  }
-
-  /** The Ajv of everything but queries, with every schema document, made with the first validator asked of it. */
-  private get ajv(): Ajv2020 {
-    if (!this.bodyAjv) {
-      const ajv = newAjv({ validateSchema: this.validateSchema })
-      for (const schema of this.schemas.values()) ajv.addSchema(schema)
-      this.bodyAjv = ajv
-    }
-    return this.bodyAjv
+    this.fingerprint = hash.digest('hex')
   }
 
   private addOperations(surface: Surface, file: string, content: OperationFile): void {
@@ -271,42 +240,6 @@ export class Contracts {
     return querySchemaOf(this.operation(id))
   }
 
-  queryValidator(id: string): ValidateFunction {
-    return this.cached(`query:${id}`, () => this.compileQuery({ $id: `${OPERATIONS_BASE}${id}.query.json`, ...this.querySchema(id) }))
-  }
-
-  /**
-   * Compiles a query schema, adding to the query Ajv each document it refers to as Ajv finds it
-   * missing (as Ajv's own compileAsync loads schemas): few queries refer to any, and adding every
-   * document at start took a tenth of the server's start-up.
-   */
-  private compileQuery(schema: JsonSchema): ValidateFunction {
-    const ajv = (this.queryAjv ??= newAjv({ validateSchema: this.validateSchema, useDefaults: true }))
-    // Each pass adds a document or fails: bounded by the number of documents.
-    for (let pass = 0; ; pass++) {
-      try {
-        return ajv.compile(schema)
-      } catch (error) {
-        const missing = error instanceof MissingRefError && pass < this.documents.size ? this.documents.get(error.missingSchema) : undefined
-        if (!missing) throw error
-        ajv.addSchema(missing)
-      }
-    }
-  }
-
-  bodyValidator(id: string): ValidateFunction | undefined {
-    const op = this.operation(id)
-    if (!op.body) return undefined
-    const body = op.body
-    return this.cached(`body:${id}`, () => this.ajv.compile({ $id: `${OPERATIONS_BASE}${id}.body.json`, ...body }))
-  }
-
-  formValidator(id: string): ValidateFunction | undefined {
-    const form = this.operation(id).form
-    if (!form) return undefined
-    return this.cached(`form:${id}`, () => this.ajv.compile({ $id: `${OPERATIONS_BASE}${id}.form.json`, ...form }))
-  }
-
   /**
    * The top-level properties of an operation's JSON body, in the contract's order: the order of
    * Laravel's rules, in which a 422 lists its keys. Empty for a body that is not an object.
@@ -341,35 +274,11 @@ export class Contracts {
     return schema
   }
 
-  /** Validator of the JSON body of one response, or undefined when that status has no JSON body. */
-  responseValidator(id: string, status: number): ValidateFunction | undefined {
-    const body = this.operation(id).responses[String(status)]?.body
-    if (!body) return undefined
-    return this.cached(`response:${id}:${status}`, () =>
-      this.ajv.compile({ $id: `${OPERATIONS_BASE}${id}.${status}.json`, ...body }),
-    )
-  }
+  /** The validator of an operation's query (it fills in defaults such as page and limit). */
+  abstract queryValidator(id: string): ValidateFunction
 
-  /** Validator of a whole schema document by name (client, events/delivery, ...). */
-  schemaValidator(name: string): ValidateFunction {
-    const schema = this.schemas.get(name)
-    if (!schema) throw new Error(`contracts: no schema ${name}`)
-    return this.cached(`schema:${name}`, () => this.ajv.getSchema(schema.$id as string) as ValidateFunction)
-  }
-
-  /** Compiles a schema outside contracts/ that refers into it (the fixture schema). */
-  compile(schema: JsonSchema): ValidateFunction {
-    return this.cached(`extra:${String(schema.$id)}`, () => this.ajv.compile(schema))
-  }
-
-  private cached(key: string, build: () => ValidateFunction): ValidateFunction {
-    let validate = this.compiled.get(key)
-    if (!validate) {
-      validate = build()
-      this.compiled.set(key, validate)
-    }
-    return validate
-  }
+  /** The validator of an operation's JSON body, or undefined when it takes none. */
+  abstract bodyValidator(id: string): ValidateFunction | undefined
 }
 
 /** '/name/first_name' -> 'name.first_name' */
@@ -387,27 +296,4 @@ export function describeErrors(errors: ErrorObject[] | null | undefined): Contra
     path: dotPath(error.instancePath),
     message: `${error.message ?? error.keyword}${error.params && Object.keys(error.params).length ? ` ${JSON.stringify(error.params)}` : ''}`,
   }))
-}
-
-/**
- * Checks every file in operations/ against operation-file.schema.json. The build and the tests run
- * it; start-up does not (with the fixture check, it cost about 80 ms of every start).
- */
-export function checkOperationFiles(dir = contractsDir): void {
-  const fileSchema = newAjv({}).compile(readJson(`${dir}/operation-file.schema.json`) as JsonSchema)
-  for (const [, folder] of surfaceFolders()) {
-    for (const file of jsonFiles(`${dir}/${folder}`)) {
-      if (!fileSchema(readJson(`${dir}/${folder}/${file}`))) {
-        const problems = (fileSchema.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`)
-        throw new Error(`contracts: ${folder}/${file} is not a valid operations file: ${problems.join('; ')}`)
-      }
-    }
-  }
-}
-
-let shared: Contracts | undefined
-/** The contracts of this checkout, loaded once per process. */
-export function loadContracts(): Contracts {
-  shared ??= new Contracts()
-  return shared
 }

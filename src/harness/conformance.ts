@@ -3,7 +3,8 @@
 // runner, the validating proxy and the Pact check all judge exchanges here, so they agree with each
 // other and with the mock's own gate (which validates requests with the same schemas).
 import type { ErrorObject } from 'ajv'
-import { describeErrors, SURFACES, type Contracts, type OperationContract, type Surface } from '../contracts/load.ts'
+import type { AjvContracts } from '../contracts/ajv.ts'
+import { describeErrors, SURFACES, type OperationContract, type Surface } from '../contracts/load.ts'
 import { normalizeInput, queryShapeOf, readQuery, validateBody } from '../contracts/request.ts'
 
 /** One way an exchange breaks its contract. `at` says where: `status`, `body.name.first_name`, `header Retry-After`, `query.limit`, `request body.steps.0.type`. */
@@ -82,7 +83,7 @@ export class Conformance {
   private readonly matchers: { op: OperationContract; pattern: RegExp; names: string[] }[]
   private readonly errorValidator
 
-  constructor(readonly contracts: Contracts) {
+  constructor(readonly contracts: AjvContracts) {
     this.matchers = [...contracts.operations.values()]
       .map((op) => ({
         op,

@@ -1,6 +1,6 @@
 // Which API operations the scenarios call: by operationId, how many steps call it, and which no
 // step calls (the coverage test fails on those).
-import type { Contracts } from '../contracts/load.ts'
+import type { AjvContracts } from '../contracts/ajv.ts'
 import { Conformance } from './conformance.ts'
 import { stepOperationId, type LoadedScenario } from './scenarios.ts'
 
@@ -11,7 +11,7 @@ export interface Coverage {
   uncovered: string[]
 }
 
-export function coverage(scenarios: LoadedScenario[], contracts: Contracts): Coverage {
+export function coverage(scenarios: LoadedScenario[], contracts: AjvContracts): Coverage {
   const conformance = new Conformance(contracts)
   const calls = new Map<string, number>()
   for (const op of contracts.operations.values()) if (op.surface === 'api') calls.set(op.id, 0)

@@ -8,7 +8,8 @@ import { request as httpsRequest, Agent as HttpsAgent } from 'node:https'
 import type { AddressInfo } from 'node:net'
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib'
 import { InputAudit } from '../contracts/ignored.ts'
-import { SURFACES, type Contracts } from '../contracts/load.ts'
+import type { AjvContracts } from '../contracts/ajv.ts'
+import { SURFACES } from '../contracts/load.ts'
 import { summarise, type Report, type Verdict } from '../contracts/verdicts.ts'
 import { Conformance, type Violation } from './conformance.ts'
 
@@ -135,7 +136,7 @@ export class ValidatingProxy {
   private server: Server | undefined
 
   constructor(
-    contracts: Contracts,
+    contracts: AjvContracts,
     private readonly options: ProxyOptions,
   ) {
     this.conformance = new Conformance(contracts)

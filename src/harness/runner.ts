@@ -5,7 +5,8 @@
 import { randomBytes } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { extname, join } from 'node:path'
-import { loadContracts, type Contracts, type OperationContract } from '../contracts/load.ts'
+import { loadContracts, type AjvContracts } from '../contracts/ajv.ts'
+import type { Contracts, OperationContract } from '../contracts/load.ts'
 import type { Expect, Matcher, Poll, Role } from '../contracts/scenario.generated.ts'
 import { Conformance } from './conformance.ts'
 // The check the package publishes for receivers (ivs-mock/webhooks): the runner trusts a delivery as a user's receiver would.
@@ -68,7 +69,7 @@ export interface RunOptions {
   scenarios: LoadedScenario[] | string[]
   /** Tokens by role for a target without the control API (a target with it gets a fresh team per scenario). */
   tokens?: Partial<Record<TokenRole, string>>
-  contracts?: Contracts
+  contracts?: AjvContracts
   /** Time limit of each request (default 30 s). */
   timeoutMs?: number
   /** Scenarios run at once (default 4). */
@@ -216,7 +217,7 @@ const RATE_LIMIT_WAIT_LIMIT_S = 60
 const successful = (status: number) => status >= 200 && status < 300
 
 export class Runner {
-  readonly contracts: Contracts
+  readonly contracts: AjvContracts
   readonly conformance: Conformance
   private readonly http: HttpClient
   private readonly base: string

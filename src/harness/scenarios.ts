@@ -5,7 +5,8 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { extname, join, relative, resolve } from 'node:path'
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js'
 import { parse as parseYaml, YAMLParseError } from 'yaml'
-import { CONTRACTS_BASE, dotPath, type Contracts, type JsonSchema } from '../contracts/load.ts'
+import type { AjvContracts } from '../contracts/ajv.ts'
+import { CONTRACTS_BASE, dotPath, type JsonSchema } from '../contracts/load.ts'
 import type { Conformance } from './conformance.ts'
 import type { ControlStep, OperationStep, PathStep, ReceiveStep, Scenario, Step } from '../contracts/scenario.generated.ts'
 
@@ -70,7 +71,7 @@ export function displayPath(file: string): string {
 }
 
 /** The JSON Schema validators of the format: the whole file, and each kind of step on its own (for precise errors). */
-function formatValidators(contracts: Contracts): { file: ValidateFunction; steps: Record<StepKind, ValidateFunction> } {
+function formatValidators(contracts: AjvContracts): { file: ValidateFunction; steps: Record<StepKind, ValidateFunction> } {
   const schema = JSON.parse(readFileSync(join(contracts.dir, 'scenario.schema.json'), 'utf8')) as JsonSchema
   const file = contracts.compile(schema)
   const steps = Object.fromEntries(
@@ -155,7 +156,7 @@ function schemaProblems(content: unknown, validators: ReturnType<typeof formatVa
 }
 
 /** What the schema cannot say: operationIds that exist, unique names, samples that exist. */
-function contractProblems(scenario: Scenario, contracts: Contracts, samplesDir: string): string[] {
+function contractProblems(scenario: Scenario, contracts: AjvContracts, samplesDir: string): string[] {
   const problems: string[] = []
   const seen = new Set<string>()
   scenario.steps.forEach((step, index) => {
@@ -187,12 +188,12 @@ export interface LoadOptions {
   samplesDir?: string
 }
 
-export function defaultSamplesDir(contracts: Contracts): string {
+export function defaultSamplesDir(contracts: AjvContracts): string {
   return join(contracts.dir, '..', 'fixtures', 'samples')
 }
 
 /** Reads and checks every scenario of some files and folders; throws a ScenarioFormatError listing every problem. */
-export function loadScenarios(paths: string[], contracts: Contracts, options: LoadOptions = {}): LoadedScenario[] {
+export function loadScenarios(paths: string[], contracts: AjvContracts, options: LoadOptions = {}): LoadedScenario[] {
   const validators = formatValidators(contracts)
   const samplesDir = options.samplesDir ?? defaultSamplesDir(contracts)
   const problems: string[] = []

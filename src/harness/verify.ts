@@ -1,6 +1,6 @@
 // `ivs-mock verify`: loads the scenarios, runs them against a base URL with the console reporter,
 // writes the JUnit and JSON reports, and answers the exit status (0 passed, 1 failed, 2 unusable).
-import { loadContracts } from '../contracts/load.ts'
+import { loadContracts } from '../contracts/ajv.ts'
 import { coverage, formatCoverage } from './coverage.ts'
 import { ConsoleReporter, jsonReport, junitXml, writeReport } from './reports.ts'
 import { TOKEN_ROLES, type TokenRole } from './roles.ts'

@@ -2,7 +2,8 @@
 // every start, checked against world.schema.json (which refers to the contracts) by the build and
 // the tests only, because compiling that schema pulls in the contracts it refers to.
 import { readFileSync } from 'node:fs'
-import { describeErrors, type Contracts } from '../contracts/load.ts'
+import type { AjvContracts } from '../contracts/ajv.ts'
+import { describeErrors } from '../contracts/load.ts'
 import { fixturesDir } from '../paths.ts'
 import type { Role } from '../kernel/roles.ts'
 import type { GenerateCounts } from './generate.ts'
@@ -40,7 +41,7 @@ export function loadWorldFixture(dir = fixturesDir): WorldFixture {
 }
 
 /** Checks fixtures/world.json against fixtures/world.schema.json, then that its users, teams and tokens fit together. */
-export function checkWorldFixture(contracts: Contracts, dir = fixturesDir): void {
+export function checkWorldFixture(contracts: AjvContracts, dir = fixturesDir): void {
   const fixture = readJson(`${dir}/world.json`)
   const validate = contracts.compile(readJson(`${dir}/world.schema.json`) as Record<string, unknown>)
   if (!validate(fixture)) {

@@ -6,8 +6,7 @@ import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, w
 import { dirname } from 'node:path'
 import { LowSync, type SyncAdapter } from 'lowdb'
 import { DataFileError, readLog, Replay } from './log.ts'
-import { checkFormat, checkWorld } from './world-check.ts'
-import type { WorldData } from './world.ts'
+import { WORLD_FORMAT, type WorldData } from './world.ts'
 
 export interface DataFiles {
   data: string
@@ -99,12 +98,28 @@ class DataFileAdapter implements SyncAdapter<DataFileContent> {
   }
 }
 
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
+
+/** What the data file holds is a world of this format: checked before its change log is replayed onto it. */
+function checkFormat(value: unknown, file: string): asserts value is WorldData & { log?: unknown } {
+  if (!isObject(value)) {
+    throw new DataFileError(`data file ${file} holds ${value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`}, not a world; nothing was changed (delete it to start from the seeded world)`)
+  }
+  if (value.format !== WORLD_FORMAT) {
+    const format = value.format === undefined ? 'no format' : `format ${JSON.stringify(value.format)}`
+    throw new DataFileError(`data file ${file} has ${format}, this version reads format ${WORLD_FORMAT}; delete it to start from the seeded world`)
+  }
+}
+
+/** Checks a world read from the files row by row (world-check.ts's checkWorld), throwing a DataFileError. */
+export type WorldCheck = (data: WorldData, file: string) => void
+
 /**
- * The world the files hold, or undefined when there is no data file yet. check: validate the whole
- * world (at start and after a failed save; the compaction worker reads what was checked already);
+ * The world the files hold, or undefined when there is no data file yet. check: validates the whole
+ * world (at start; after a failed save and in the compaction worker, what is read was checked already);
  * activeLog: replay the change log too (the compaction worker folds in only the log it was given).
  */
-export function readWorld(files: DataFiles, options: { check: boolean; activeLog: boolean }): ReadWorld | undefined {
+export function readWorld(files: DataFiles, options: { check?: WorldCheck; activeLog: boolean }): ReadWorld | undefined {
   const adapter = new DataFileAdapter(files)
   // JSON never reads as undefined: the default stays when there is no file.
   const document = new LowSync<DataFileContent>(adapter, { value: undefined })
@@ -117,7 +132,7 @@ export function readWorld(files: DataFiles, options: { check: boolean; activeLog
   checkFormat(value, files.data)
   const { log: logged, ...data } = value
   // The data file is checked before its log is replayed onto it, and the result again if a log changed it.
-  if (options.check) checkWorld(data, files.data)
+  options.check?.(data, files.data)
   if (!Number.isInteger(logged) || (logged as number) < 0) throw new DataFileError(`data file ${files.data} is damaged: its log number is ${JSON.stringify(logged)}; nothing was changed`)
   let last = logged as number
   const first = last
@@ -132,7 +147,7 @@ export function readWorld(files: DataFiles, options: { check: boolean; activeLog
     last = read.last
     if (active) logBytes = read.completeBytes
   }
-  if (options.check && last !== first) checkWorld(data, files.data)
+  if (last !== first) options.check?.(data, files.data)
   return { data: data, last, logBytes, dataBytes: adapter.bytes }
 }
 
@@ -145,7 +160,7 @@ export function writeWorld(files: DataFiles, data: WorldData, last: number): num
 
 /** Folds the log being compacted into the data file (run by the compaction worker, off the main thread). */
 export function compactFiles(files: DataFiles): void {
-  const read = readWorld(files, { check: false, activeLog: false })
+  const read = readWorld(files, { activeLog: false })
   if (!read) throw new Error(`no data file ${files.data} to compact into`)
   writeWorld(files, read.data, read.last)
 }

@@ -11,7 +11,7 @@ import { dirname } from 'node:path'
 import { Worker } from 'node:worker_threads'
 import { HttpError } from '../kernel/errors.ts'
 import { ChangeSink, drain, inUnit, type WriteUnit } from './changes.ts'
-import { dataFilesOf, readWorld, reason, writeWorld, type DataFiles } from './data-files.ts'
+import { dataFilesOf, readWorld, reason, writeWorld, type DataFiles, type WorldCheck } from './data-files.ts'
 import { commitLines, DataFileError } from './log.ts'
 import { Store, type TableDeclaration, type WorldData } from './world.ts'
 
@@ -55,23 +55,21 @@ export interface OpenedWorld {
   close(): Promise<void>
 }
 
-export function openWorld(options: OpenWorldOptions): Promise<OpenedWorld> {
+export async function openWorld(options: OpenWorldOptions): Promise<OpenedWorld> {
+  if (!options.file) {
+    const store = new Store(options.build(), options.tables)
+    return { store, origin: 'seeded', write: (work) => work(), onReload: () => undefined, compact: () => Promise.resolve(), close: () => Promise.resolve() }
+  }
+  // The row check (Ajv and the world's schema) loads with the first data file, never without one.
+  const { checkWorld } = await import('./world-check.ts')
+  const files = dataFilesOf(options.file)
+  createFolderOf(options.file)
+  const lock = takeLock(files)
   try {
-    if (!options.file) {
-      const store = new Store(options.build(), options.tables)
-      return Promise.resolve({ store, origin: 'seeded', write: (work) => work(), onReload: () => undefined, compact: () => Promise.resolve(), close: () => Promise.resolve() })
-    }
-    const files = dataFilesOf(options.file)
-    createFolderOf(options.file)
-    const lock = takeLock(files)
-    try {
-      return Promise.resolve(new DurableWorld(files, options, lock))
-    } catch (error) {
-      lock.release()
-      throw error
-    }
+    return new DurableWorld(files, options, lock, checkWorld)
   } catch (error) {
-    return Promise.reject(error instanceof Error ? error : new Error(String(error)))
+    lock.release()
+    throw error
   }
 }
 
@@ -120,10 +118,11 @@ class DurableWorld implements OpenedWorld {
     private readonly files: DataFiles,
     options: OpenWorldOptions,
     private readonly lock: Lock,
+    check: WorldCheck,
   ) {
     this.writeLog = options.writeLog ?? writeAll
     this.compactAfterBytes = options.compactAfterBytes ?? COMPACT_AFTER_BYTES
-    const read = readWorld(files, { check: true, activeLog: true })
+    const read = readWorld(files, { check, activeLog: true })
     let data: WorldData
     if (read) {
       data = read.data
@@ -246,7 +245,7 @@ class DurableWorld implements OpenedWorld {
     try {
       ftruncateSync(this.fd, logBytes)
       this.logBytes = logBytes
-      const read = readWorld(this.files, { check: false, activeLog: true })
+      const read = readWorld(this.files, { activeLog: true })
       if (!read) throw new Error(`data file ${this.files.data} is gone`)
       this.store.reload(read.data)
       this.last = read.last

@@ -1,25 +1,13 @@
-// Whether a world read from a data file (and its change log) is one this version can serve: its
-// format, then every row against the JSON Schema of the world's types (world-format.schema.json,
-// generated from them by npm run world-schema), then keys that must be unique. A file that fails
-// is refused with one line naming the first problem; nothing is written.
+// Whether a world read from a data file (and its change log) is one this version can serve, once its
+// format is (data-files.ts): every row against the JSON Schema of the world's types
+// (world-format.schema.json, generated from them by npm run world-schema), then keys that must be
+// unique. A file that fails is refused with one line naming the first problem; nothing is written.
+// Imported with the first data file opened (persistence.ts), so a start without one loads no Ajv.
 import { readFileSync } from 'node:fs'
 import { Ajv, type ErrorObject } from 'ajv'
 import { keyField } from './changes.ts'
 import { DataFileError } from './log.ts'
-import { WORLD_FORMAT, type WorldData } from './world.ts'
-
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
-
-/** What the data file holds is a world of this format: checked before its change log is replayed onto it. */
-export function checkFormat(value: unknown, file: string): asserts value is WorldData & { log?: unknown } {
-  if (!isObject(value)) {
-    throw new DataFileError(`data file ${file} holds ${value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`}, not a world; nothing was changed (delete it to start from the seeded world)`)
-  }
-  if (value.format !== WORLD_FORMAT) {
-    const format = value.format === undefined ? 'no format' : `format ${JSON.stringify(value.format)}`
-    throw new DataFileError(`data file ${file} has ${format}, this version reads format ${WORLD_FORMAT}; delete it to start from the seeded world`)
-  }
-}
+import type { WorldData } from './world.ts'
 
 let validate: ReturnType<Ajv['compile']> | undefined
 

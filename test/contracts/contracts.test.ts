@@ -2,11 +2,12 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { checkOperationFiles, Contracts, SURFACES } from '../../src/contracts/load.ts'
+import { AjvContracts, checkOperationFiles } from '../../src/contracts/ajv.ts'
+import { SURFACES } from '../../src/contracts/load.ts'
 import { contractsDir } from '../../src/paths.ts'
 
 describe('contracts', () => {
-  const contracts = new Contracts()
+  const contracts = new AjvContracts()
 
   it('loads every operations file, schema and event schema', () => {
     expect(contracts.operations.size).toBeGreaterThan(0)

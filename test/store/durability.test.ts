@@ -10,6 +10,7 @@ import { toServeConfig, serveOptions } from '../../src/config.ts'
 import { runScenarios, type RunReport } from '../../src/harness/runner.ts'
 import { openMock, type RunningMock } from '../../src/mock.ts'
 import { dataFilesOf, readWorld } from '../../src/store/data-files.ts'
+import { checkWorld } from '../../src/store/world-check.ts'
 import { ApiClient } from '../support/api.ts'
 import { contracts, fixture } from '../support/contracts.ts'
 
@@ -93,7 +94,7 @@ describe('a --data mock under a broad workload', () => {
   })
 
   it('reads back from its files the world it holds', () => {
-    const read = readWorld(dataFilesOf(file), { check: true, activeLog: true })
+    const read = readWorld(dataFilesOf(file), { check: checkWorld, activeLog: true })
     expect(read?.data).toEqual(mock.world.store.data)
   })
 })

@@ -10,6 +10,7 @@ import { openMock, type DataFileSeams, type RunningMock } from '../../src/mock.t
 import { seedWorld } from '../../src/seed/index.ts'
 import { DataFileError, openWorld } from '../../src/store/persistence.ts'
 import { dataFilesOf, readWorld } from '../../src/store/data-files.ts'
+import { checkWorld } from '../../src/store/world-check.ts'
 import { WORLD_FORMAT, type WorldData } from '../../src/store/world.ts'
 import { TABLES } from '../../src/tables.ts'
 import { ApiClient } from '../support/api.ts'
@@ -57,7 +58,7 @@ async function mockOn(seams: DataFileSeams = {}): Promise<RunningMock> {
 /** The world as its files have it, once every commit made so far is written. */
 async function readBack(): Promise<WorldData | undefined> {
   await settled()
-  return readWorld(dataFilesOf(file), { check: true, activeLog: true })?.data
+  return readWorld(dataFilesOf(file), { check: checkWorld, activeLog: true })?.data
 }
 
 describe('openWorld in memory (the default)', () => {

@@ -1,4 +1,4 @@
-import { loadContracts } from '../../src/contracts/load.ts'
+import { loadContracts } from '../../src/contracts/ajv.ts'
 import { loadWorldFixture, type WorldFixture } from '../../src/seed/fixture.ts'
 
 export const contracts = loadContracts()

@@ -14,6 +14,7 @@ import type { Role } from '../../src/kernel/roles.ts'
 import type { Services, TeamContext } from '../../src/context.ts'
 import { ApiClient, CONTROL } from './api.ts'
 import { contracts, fixture } from './contracts.ts'
+import { PrebuiltContracts } from '../../src/contracts/prebuilt.ts'
 import { TABLES } from '../../src/tables.ts'
 
 /** The mock's clock in tests: frozen at a fixed moment, after the seeded world's epoch. */
@@ -26,6 +27,9 @@ export const NOW = toTimestamp(TEST_NOW)
 export const at = (minutes: number) => toTimestamp(new Date(TEST_NOW.getTime() + minutes * 60_000))
 
 let template: WorldData | undefined
+
+/** What the server validates requests with: the build's validators, or Ajv's when they are not built for these contracts. */
+const served = PrebuiltContracts.open() ?? contracts
 
 export interface MockOptions {
   rateLimit?: number
@@ -77,7 +81,7 @@ export function createTestMock(options: MockOptions = {}): TestMock {
   services.scheduler.runDue()
   const app = createApp({
     ...services,
-    contracts,
+    contracts: served,
     rateLimit: { limit: options.rateLimit ?? 10_000, windowSeconds: options.rateLimitWindowSeconds ?? 60 },
     ...(options.journalSize !== undefined && { journalSize: options.journalSize }),
     ...options.app,

@@ -1,7 +1,7 @@
 // What `ivs-mock pact check` and `ivs-mock pact verify` print and the exit code they end with:
 // 0 every interaction passed, 1 one did not (named, with where and why), 2 a pact file could not be
 // read or the Pact library is missing.
-import { loadContracts } from '../../contracts/load.ts'
+import { loadContracts } from '../../contracts/ajv.ts'
 import { Conformance } from '../conformance.ts'
 import { checkPact, formatFinding } from './check.ts'
 import { PactFileError, readPactFile, type PactFile } from './pact-file.ts'
