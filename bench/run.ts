@@ -13,6 +13,7 @@ import { Command, InvalidArgumentError } from 'commander'
 import { build as esbuild } from 'esbuild'
 import { bundleOptions } from '../src/build/bundle.ts'
 import { build } from '../src/build/main.ts'
+import { nodeCommand, pinLoad, pinnableCores, type Cores } from './cores.ts'
 import { measureScale } from './scale.ts'
 
 const TOKEN = 'ivs_acme_owner'
@@ -128,10 +129,11 @@ const options = new Command('bench')
   .option('--large-team <clients>', 'clients of the large team made through POST /_mock/teams (0: none)', countOfClients, 100_000)
   .option('--snapshot-team <clients>', 'clients of the team snapshotted and restored through the control API (0: none)', countOfClients, 5000)
   .option('--only <regex>', 'load only the targets whose name matches (the bare handler always runs)', (value: string) => new RegExp(value, 'i'))
+  .option('--no-pin', 'let the load and the servers share every core (by default, with Linux taskset and 2 CPUs or more, autocannon runs on core 0 and every server under load on core 1)')
   .option('--latency-requests <n>', 'requests, one at a time, for the latency of GET /clients/{id} direct and through the proxy (0: none)', countOfClients, 2000)
   .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : 2))
   .parse(process.argv)
-  .opts<{ duration: number; connections: number; warmup: number; rounds: number; startups: number; onlyStartup?: boolean; scaleRecords: number; onlyScale?: boolean; largeTeam: number; snapshotTeam: number; only?: RegExp; latencyRequests: number }>()
+  .opts<{ duration: number; connections: number; warmup: number; rounds: number; startups: number; onlyStartup?: boolean; scaleRecords: number; onlyScale?: boolean; largeTeam: number; snapshotTeam: number; only?: RegExp; latencyRequests: number; pin: boolean }>()
 
 interface Started {
   child: ChildProcess
@@ -140,10 +142,14 @@ interface Started {
   startupMs: number
 }
 
+/** Where the load and the servers run (undefined: anywhere); set once the start-ups are measured. */
+let pinnedTo: Cores | undefined
+
 function start(command: string[], env: NodeJS.ProcessEnv = {}): Promise<Started> {
   const began = performance.now()
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, command, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] })
+    const [file, args] = nodeCommand(command, pinnedTo)
+    const child = spawn(file, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] })
     let output = ''
     const timer = setTimeout(() => {
       child.kill('SIGKILL')
@@ -366,9 +372,20 @@ async function main(): Promise<void> {
   const mockCommand = [bin, 'serve', '--port', '0', '--rate-limit', '1000000000']
   const children: ChildProcess[] = []
   const cleanups: Array<() => void> = []
-  const scale = () => measureScale({ bin, clients: 100_000, records: options.scaleRecords, connections: options.connections, duration: options.duration, warmup: options.warmup })
+  const cores = options.pin ? pinnableCores() : undefined
+  /** From here on, the load runs on one core and the servers it loads on another. */
+  const pin = () => {
+    if (!cores) return
+    pinLoad(cores)
+    pinnedTo = cores
+    console.log(`pinned: the load on core ${cores.load}, the servers on core ${cores.server} (--no-pin to share every core)`)
+  }
+  const scale = () => measureScale({ bin, clients: 100_000, records: options.scaleRecords, connections: options.connections, duration: options.duration, warmup: options.warmup, cores: pinnedTo })
   try {
-    if (options.onlyScale) return await scale()
+    if (options.onlyScale) {
+      pin()
+      return await scale()
+    }
     console.log('start-up:')
     const startup = await measureStartups(mockCommand, [bareBundle])
     const startupGoals = () => {
@@ -385,6 +402,7 @@ async function main(): Promise<void> {
       return
     }
 
+    pin()
     const mock = await start(mockCommand)
     children.push(mock.child)
     const rssAfterStart = rssMegabytes(mock.child.pid)

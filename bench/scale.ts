@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { request } from 'node:http'
 import autocannon from 'autocannon'
+import { nodeCommand, type Cores } from './cores.ts'
 
 export interface ScaleOptions {
   /** bin/ivs-mock.js */
@@ -16,6 +17,8 @@ export interface ScaleOptions {
   /** Seconds of load per list, after `warmup` seconds of the same. */
   duration: number
   warmup: number
+  /** Where the mock runs (bench/cores.ts), or anywhere. */
+  cores: Cores | undefined
 }
 
 const GOALS = { createSeconds: 5, rssMegabytes: 350, p99Ms: 15 }
@@ -55,7 +58,8 @@ function postJson(url: string, body: unknown): Promise<{ status: number; text: s
 export async function measureScale(options: ScaleOptions): Promise<void> {
   console.log(`scale: a team of ${options.clients} clients and ${options.records} records`)
   if (options.records < GOAL_RECORDS) console.log(`  (the goals are set for ${GOAL_RECORDS} records: --scale-records ${GOAL_RECORDS} measures at that size, which takes about a minute and 2 GB of memory today)`)
-  const child = spawn(process.execPath, [options.bin, 'serve', '--port', '0', '--rate-limit', '1000000000'], { stdio: ['ignore', 'pipe', 'inherit'] })
+  const [file, args] = nodeCommand([options.bin, 'serve', '--port', '0', '--rate-limit', '1000000000'], options.cores)
+  const child = spawn(file, args, { stdio: ['ignore', 'pipe', 'inherit'] })
   try {
     const origin = await new Promise<string>((resolve, reject) => {
       let output = ''
