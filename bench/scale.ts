@@ -93,11 +93,19 @@ export async function measureScale(options: ScaleOptions): Promise<void> {
     const records = await count('/records?limit=1')
     console.log(`  made in ${createSeconds.toFixed(1)} s (${await count('/clients?limit=1')} clients, ${records} records); RSS ${rssBefore.toFixed(0)} MB before, ${rssAfter.toFixed(0)} MB after`)
 
+    // The goal's lists, then the default lists (the stored rows in their order: a page costs its rows),
+    // the visibility filter (its index's part) and a filter that still scans the team's rows,
+    // measured beside them without a goal of their own.
     const lists = [
-      { name: 'GET /clients?search=smith&sort_by=name.last_name&limit=25', path: '/clients?search=smith&sort_by=name.last_name&limit=25' },
-      ...recordStatuses().map((status) => ({ name: `GET /records?status=${status}&expand=client`, path: `/records?status=${status}&expand=client` })),
+      { name: 'GET /clients?search=smith&sort_by=name.last_name&limit=25', path: '/clients?search=smith&sort_by=name.last_name&limit=25', goal: true },
+      ...recordStatuses().map((status) => ({ name: `GET /records?status=${status}&expand=client`, path: `/records?status=${status}&expand=client`, goal: true })),
+      { name: 'GET /clients?limit=25', path: '/clients?limit=25', goal: false },
+      { name: 'GET /clients?limit=25&order_by=desc', path: '/clients?limit=25&order_by=desc', goal: false },
+      { name: 'GET /records?limit=25&expand=client', path: '/records?limit=25&expand=client', goal: false },
+      { name: 'GET /clients?visibility=active&limit=25', path: '/clients?visibility=active&limit=25', goal: false },
+      { name: 'GET /clients?status=approved&limit=25 (a scan)', path: '/clients?status=approved&limit=25', goal: false },
     ]
-    const measured: Array<{ name: string; firstMs: number; total: number; p50: number; p99: number }> = []
+    const measured: Array<{ name: string; firstMs: number; total: number; p50: number; p99: number; goal: boolean }> = []
     for (const list of lists) {
       const url = `${origin}/api/v2${list.path}`
       // The first request builds what the list's index needs (once per team): shown apart.
@@ -108,7 +116,7 @@ export async function measureScale(options: ScaleOptions): Promise<void> {
       await run(options.warmup)
       const result = await run(options.duration)
       if (result.non2xx > 0 || result.errors > 0) throw new Error(`${list.name}: ${result.non2xx} non-2xx answers and ${result.errors} errors; the measurement is not valid`)
-      measured.push({ name: list.name, firstMs, total, p50: result.latency.p50, p99: result.latency.p99 })
+      measured.push({ name: list.name, firstMs, total, p50: result.latency.p50, p99: result.latency.p99, goal: list.goal })
       console.log(`  ${list.name}: total ${total}, first request ${firstMs.toFixed(0)} ms, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms`)
     }
     const rssLoaded = rssMegabytes(child.pid)
@@ -116,7 +124,7 @@ export async function measureScale(options: ScaleOptions): Promise<void> {
     console.log('')
     console.log(`goal: the team of ${options.clients} clients and ${options.records} records made in <= ${GOALS.createSeconds} s: ${verdict(createSeconds <= GOALS.createSeconds)} (${createSeconds.toFixed(1)} s)`)
     console.log(`goal: RSS <= ${GOALS.rssMegabytes} MB after it: ${verdict(rssAfter <= GOALS.rssMegabytes)} (${rssAfter.toFixed(0)} MB; ${rssLoaded.toFixed(0)} MB after the load)`)
-    for (const list of measured) {
+    for (const list of measured.filter((each) => each.goal)) {
       console.log(`goal: ${list.name} p99 <= ${GOALS.p99Ms} ms at c=${options.connections}: ${verdict(list.p99 <= GOALS.p99Ms)} (p99 ${list.p99} ms, p50 ${list.p50} ms)`)
     }
   } finally {

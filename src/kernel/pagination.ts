@@ -26,6 +26,28 @@ export interface ListObject<T, L extends number = number> {
   url: string
 }
 
+/** What a page is cut from: an array, or a long list read backwards without a copy (Reversed). */
+export interface ListedRows<T> {
+  readonly length: number
+  slice(start: number, end: number): T[]
+}
+
+/** Rows in reverse order, read only where a page is cut: a descending list of a long table with no copy of it. */
+export class Reversed<T> implements ListedRows<T> {
+  constructor(private readonly rows: readonly T[]) {}
+
+  get length(): number {
+    return this.rows.length
+  }
+
+  slice(start: number, end: number): T[] {
+    const last = this.rows.length - 1
+    const cut: T[] = []
+    for (let index = Math.max(0, start); index < Math.min(end, this.rows.length); index++) cut.push(this.rows[last - index] as T)
+    return cut
+  }
+}
+
 export interface PageQuery {
   page: number
   limit: number
@@ -61,7 +83,7 @@ function pageUrl(url: string, page: number): string {
  * One page of items, presented only after slicing so a page costs what it shows. The query is
  * the operation's validated query, where page and limit always have a value.
  */
-export function paginate<T, J>(items: readonly T[], query: PageQuery, url: string, present: (item: T) => J): PaginatedList<J> {
+export function paginate<T, J>(items: ListedRows<T>, query: PageQuery, url: string, present: (item: T) => J): PaginatedList<J> {
   const { page, limit } = query
   const total = items.length
   const totalPages = Math.max(1, Math.ceil(total / limit))

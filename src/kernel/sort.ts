@@ -9,6 +9,14 @@ export type SortAccessors<T, Key extends string = string> = Record<Key, (row: T)
 
 const collator = new Intl.Collator('en', { sensitivity: 'base', numeric: true })
 
+/**
+ * The mock's one shape of timestamp: two of them order by their code units as the collator orders
+ * them (digits in runs of the same length; the same letters and signs between), which is many times
+ * cheaper.
+ */
+const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/
+const isTimestamp = (value: string) => TIMESTAMP.test(value)
+
 function compareValues(a: SortValue, b: SortValue): number {
   if (a === b) return 0
   if (a === null) return -1
@@ -32,13 +40,19 @@ function ranks(values: readonly SortValue[]): number[] | undefined {
   }
   if (numbers && strings.size > 0) return undefined
   if (numbers) return values.map((value) => (value === null ? -Infinity : (value as number)))
-  const distinct = [...strings].sort(collator.compare)
   const rankOf = new Map<string, number>()
-  let rank = 0
-  distinct.forEach((value, index) => {
-    if (index > 0 && collator.compare(distinct[index - 1] as string, value) !== 0) rank++
-    rankOf.set(value, rank)
-  })
+  const distinct = [...strings]
+  if (distinct.every(isTimestamp)) {
+    // Distinct timestamps of the one shape order as their code units do, with no collator, and none ties.
+    distinct.sort().forEach((value, index) => rankOf.set(value, index))
+  } else {
+    distinct.sort(collator.compare)
+    let rank = 0
+    distinct.forEach((value, index) => {
+      if (index > 0 && collator.compare(distinct[index - 1] as string, value) !== 0) rank++
+      rankOf.set(value, rank)
+    })
+  }
   return values.map((value) => (value === null ? -1 : (rankOf.get(value as string) as number)))
 }
 
@@ -52,9 +66,59 @@ export function sortRows<T extends { id: number }>(rows: readonly T[], accessors
   if (!accessor) throw new Error(`sort: no accessor for ${sortBy}`)
   const direction = query.order_by === 'desc' ? -1 : 1
   const values = rows.map(accessor)
+  if (inOrder(rows, values)) return direction === 1 ? rows.slice() : rows.slice().reverse()
   const ranked = ranks(values)
+  const packed = ranked && packable(rows, ranked) ? byPackedKeys(rows, ranked, direction) : undefined
+  if (packed) return packed
   const order = rows.map((_, index) => index)
   if (ranked) order.sort((a, b) => direction * ((ranked[a] as number) - (ranked[b] as number) || (rows[a] as T).id - (rows[b] as T).id))
   else order.sort((a, b) => direction * (compareValues(values[a] as SortValue, values[b] as SortValue) || (rows[a] as T).id - (rows[b] as T).id))
   return order.map((index) => rows[index] as T)
+}
+
+/** compareValues, with timestamps of the mock's one shape compared without the collator. */
+function compareQuickly(a: SortValue, b: SortValue): number {
+  if (typeof a === 'string' && typeof b === 'string' && a !== b && isTimestamp(a) && isTimestamp(b)) return a < b ? -1 : 1
+  return compareValues(a, b)
+}
+
+/**
+ * Whether the rows are in the sort's ascending order already (ties by id): rows kept in creation
+ * order listed by created_at or id, filtered, need one pass instead of a sort. The pass stops at the
+ * first row out of order.
+ */
+function inOrder(rows: ReadonlyArray<{ id: number }>, values: readonly SortValue[]): boolean {
+  for (let index = 1; index < rows.length; index++) {
+    const order = compareQuickly(values[index - 1] as SortValue, values[index] as SortValue)
+    if (order > 0 || (order === 0 && (rows[index - 1] as { id: number }).id >= (rows[index] as { id: number }).id)) return false
+  }
+  return true
+}
+
+const ID_SPAN = 2 ** 32
+/** Ranks above this would not leave a double room for the id beneath them. */
+const RANK_LIMIT = 2 ** 20
+
+/** Whether every rank (NULL's -1 included) and id fit together in one of a double's exact integers. */
+function packable(rows: ReadonlyArray<{ id: number }>, ranked: readonly number[]): boolean {
+  return ranked.every((rank) => Number.isInteger(rank) && rank >= -1 && rank < RANK_LIMIT) && rows.every((row) => Number.isInteger(row.id) && row.id >= 0 && row.id < ID_SPAN)
+}
+
+/**
+ * Rows by rank, ties by id, as one numeric sort of keys that hold both (the rank above the id's 32
+ * bits): no comparison callback per pair, which is most of the cost of sorting a long list.
+ * Descending is the ascending order reversed, ties included. Undefined when two rows share an id
+ * (rows of more than one table): a key would not say which row it is.
+ */
+function byPackedKeys<T extends { id: number }>(rows: readonly T[], ranked: readonly number[], direction: number): T[] | undefined {
+  const keys = new Float64Array(rows.length)
+  const byId = new Map<number, T>()
+  rows.forEach((row, index) => {
+    keys[index] = ((ranked[index] as number) + 1) * ID_SPAN + row.id
+    byId.set(row.id, row)
+  })
+  if (byId.size !== rows.length) return undefined
+  keys.sort()
+  const sorted = Array.from(keys, (key) => byId.get(key % ID_SPAN) as T)
+  return direction === 1 ? sorted : sorted.reverse()
 }

@@ -5,3 +5,8 @@ export type Visibility = 'active' | 'archived'
 export function hasVisibility(visibility: Visibility | undefined, archivedAt: string | null | undefined): boolean {
   return visibility === undefined || (visibility === 'archived') === (archivedAt !== null && archivedAt !== undefined)
 }
+
+/** Where a row stands for the visibility filter. */
+export function visibilityOf(row: { archived_at: string | null }): Visibility {
+  return row.archived_at === null ? 'active' : 'archived'
+}

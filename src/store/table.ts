@@ -31,13 +31,8 @@ export class Table<T extends { id: number }> implements Iterable<T> {
     return this.rows[Symbol.iterator]()
   }
 
-  /** The rows with these ids (those that still exist) that pass predicate, handed out like filter's. */
-  pick(ids: Iterable<number>, predicate: (row: T) => boolean): T[] {
-    const rows: T[] = []
-    for (const id of ids) {
-      const row = this.byId.get(id)
-      if (row !== undefined && predicate(row)) rows.push(row)
-    }
+  /** Rows of this table found otherwise (through an index of the resource's own), handed out like filter's. */
+  handOut(rows: T[]): T[] {
     if (recording.on) touchedAll(this.rows, rows)
     return rows
   }
@@ -91,6 +86,26 @@ export class Table<T extends { id: number }> implements Iterable<T> {
     for (const row of this.rows) group.add(row)
     this.groups.push(group)
     return group
+  }
+
+  /**
+   * Whether the rows, in the order they were inserted, are in the order `before` gives: a list
+   * sorted that way is then the rows as they are, with nothing to sort (see InsertionOrder).
+   */
+  insertionOrder(before: (a: T, b: T) => boolean): InsertionOrder<T> {
+    const order = new InsertionOrder(before, this.rows)
+    this.groups.push(order)
+    return order
+  }
+
+  /**
+   * Rows in parts by a key that can change (archived or not), each part in the order `before`
+   * gives; services that change the key call changed(row). See Partition.
+   */
+  partitionBy<K>(keyOf: (row: T) => K, before: (a: T, b: T) => boolean): Partition<K, T> {
+    const partition = new Partition(keyOf, before, this.rows)
+    this.groups.push(partition)
+    return partition
   }
 
   /** Rows by a unique key that never changes once a row exists (a form's reference), kept in step with the table. */
@@ -162,5 +177,116 @@ export class GroupIndex<K, T extends object> implements RowIndex<T> {
     if (!group) return
     group.splice(group.indexOf(row), 1)
     if (group.length === 0) this.groups.delete(key)
+  }
+}
+
+/**
+ * Whether a table's rows, as inserted, are in the order of a key that never changes once a row
+ * exists (ties by id): `before(a, b)` says a row belongs before another. Settled by one pass over
+ * the rows at its first use, then by each insert against the row before it; one row inserted out of
+ * order (a record made after the clock was set back) makes it false until the team is opened again.
+ * Deletes leave the rest in order.
+ */
+export class InsertionOrder<T> implements RowIndex<T> {
+  private inOrder: boolean | undefined
+
+  /** table: the table's rows, which the table appends a row to before telling its indexes. */
+  constructor(
+    private readonly before: (a: T, b: T) => boolean,
+    private readonly table: readonly T[],
+  ) {}
+
+  get holds(): boolean {
+    this.inOrder ??= this.table.every((row, index) => index === 0 || this.before(this.table[index - 1] as T, row))
+    return this.inOrder
+  }
+
+  add(row: T): void {
+    if (this.inOrder !== true) return
+    const previous = this.table.at(-2)
+    if (this.table.at(-1) !== row || (previous !== undefined && !this.before(previous, row))) this.inOrder = false
+  }
+
+  remove(): void {}
+}
+
+/**
+ * A table's rows in parts by a key that can change (a row archived or not), each part kept in the
+ * order `before` gives, by a key that never changes (an id, a creation moment): a list filtered by
+ * the key and sorted that way is then a part as it is. A row is found in its part by a binary
+ * search, so moving one costs a search and a splice. Built at its first use, then kept in step
+ * with the table's inserts, deletes and changes (Table.changed).
+ */
+export class Partition<K, T extends object> implements RowIndex<T> {
+  private parts: Map<K, T[]> | undefined
+
+  /** table: the table's rows, what handed-out rows are recorded against. */
+  constructor(
+    private readonly keyOf: (row: T) => K,
+    private readonly before: (a: T, b: T) => boolean,
+    private readonly table: readonly T[],
+  ) {}
+
+  /** The rows whose key is `key`, in `before`'s order (read-only). */
+  get(key: K): readonly T[] {
+    const part = this.built().get(key) ?? []
+    if (recording.on) touchedAll(this.table, part)
+    return part
+  }
+
+  add(row: T): void {
+    if (!this.parts) return
+    const key = this.keyOf(row)
+    const part = this.parts.get(key)
+    if (part) part.splice(this.placeOf(part, row), 0, row)
+    else this.parts.set(key, [row])
+  }
+
+  remove(row: T): void {
+    if (!this.parts) return
+    // Its part by its key as it is, else (a key changed without Table.changed) whichever holds it.
+    const own = this.parts.get(this.keyOf(row))
+    for (const part of own ? [own, ...this.parts.values()] : this.parts.values()) {
+      const place = this.placeOf(part, row)
+      if (part[place] === row) {
+        part.splice(place, 1)
+        return
+      }
+    }
+  }
+
+  update(row: T): void {
+    if (!this.parts) return
+    const part = this.parts.get(this.keyOf(row))
+    if (part && part[this.placeOf(part, row)] === row) return
+    this.remove(row)
+    this.add(row)
+  }
+
+  private built(): Map<K, T[]> {
+    if (this.parts) return this.parts
+    const parts = new Map<K, T[]>()
+    for (const row of this.table) {
+      const key = this.keyOf(row)
+      const part = parts.get(key)
+      if (part) part.push(row)
+      else parts.set(key, [row])
+    }
+    const compare = (a: T, b: T) => (this.before(a, b) ? -1 : this.before(b, a) ? 1 : 0)
+    for (const part of parts.values()) if (!part.every((row, index) => index === 0 || this.before(part[index - 1] as T, row))) part.sort(compare)
+    this.parts = parts
+    return parts
+  }
+
+  /** Where a row is, or goes, in a part (a binary search by `before`). */
+  private placeOf(part: readonly T[], row: T): number {
+    let low = 0
+    let high = part.length
+    while (low < high) {
+      const middle = (low + high) >>> 1
+      if (this.before(part[middle] as T, row)) low = middle + 1
+      else high = middle
+    }
+    return low
   }
 }

@@ -1,6 +1,7 @@
-// The list indexes (the clients' search trigrams, the records by status) answer exactly what a
-// scan of every row would: after changes that move a row in or out of them (a name changed, a
-// client deleted, a correction accepted, a step completed, the clock passing an expiry, a snapshot
+// The list indexes (the clients' search trigrams, the records by status, the active and archived
+// parts, the stored order of the default lists) answer exactly what a scan of every row would: after
+// changes that move a row in or out of them (a name changed, a client deleted or archived, a
+// correction accepted, a step completed, the clock passing an expiry or set back, a snapshot
 // restored), and over seeded random runs of such changes against a brute-force answer.
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
@@ -141,6 +142,72 @@ describe('the records status index', () => {
   })
 })
 
+describe('the default lists, stored rows in their sort order', () => {
+  it('list clients by id both ways, deletes and filters included', async () => {
+    const mock = createTestMock()
+    const api = mock.newTeam().api()
+    const made = [await createClient(api, 'Al', 'Adams'), await createClient(api, 'Bo', 'Baker'), await createClient(api, 'Cy', 'Carter'), await createClient(api, 'Di', 'Dunn')]
+    expect((await api.delete(`/clients/${made[1]}`)).status).toBe(204)
+    const kept = [made[0], made[2], made[3]] as number[]
+    expect(await everyPage(api, '/clients')).toMatchObject({ ids: kept, total: 3 })
+    expect((await everyPage(api, '/clients', { order_by: 'desc' })).ids).toEqual([...kept].reverse())
+    const page = await api.get('/clients', { limit: 1, page: 2, order_by: 'desc' })
+    expect(page.body).toMatchObject({ total: 3, data: [{ id: made[2] }] })
+    expect((await everyPage(api, '/clients', { visibility: 'active', sort_by: 'created_at', order_by: 'desc' })).ids).toEqual([...kept].reverse())
+  })
+
+  it('list records by created_at, and sort again once one was made after the clock was set back', async () => {
+    const mock = createTestMock()
+    const api = mock.newTeam().api()
+    const client = await createClient(api, 'Fay', 'Green')
+    const first = await createRecord(api, client)
+    mock.clock.advance(60_000)
+    const second = await createRecord(api, client)
+    expect(await everyPage(api, '/records')).toMatchObject({ ids: [first, second], total: 2 })
+    expect((await everyPage(api, '/records', { order_by: 'desc' })).ids).toEqual([second, first])
+
+    mock.clock.advance(-3_600_000)
+    const earliest = await createRecord(api, client)
+    expect(await everyPage(api, '/records')).toMatchObject({ ids: [earliest, first, second], total: 3 })
+    expect((await everyPage(api, '/records', { order_by: 'desc' })).ids).toEqual([second, first, earliest])
+    expect((await everyPage(api, '/records', { visibility: 'active' })).ids).toEqual([earliest, first, second])
+  })
+})
+
+describe('the visibility filter, by the active and archived parts', () => {
+  it('follows clients archived, unarchived and deleted, and records archived and unarchived, both ways', async () => {
+    const mock = createTestMock()
+    const api = mock.newTeam().api()
+    const clients = [await createClient(api, 'Al', 'Adams'), await createClient(api, 'Bo', 'Baker'), await createClient(api, 'Cy', 'Carter'), await createClient(api, 'Di', 'Dunn')] as number[]
+    const records = [await createRecord(api, clients[0] as number), await createRecord(api, clients[0] as number), await createRecord(api, clients[2] as number)] as number[]
+    // The answer of a scan: every row of the unfiltered list whose archived_at says so, in its order.
+    const scan = async (path: string, visibility: string, order = 'asc') =>
+      (await everyPage(api, path, { order_by: order })).rows.filter((row) => (row.archived_at !== null) === (visibility === 'archived')).map((row) => row.id)
+    const expectBoth = async () => {
+      for (const path of ['/clients', '/records'])
+        for (const visibility of ['active', 'archived'])
+          for (const order of ['asc', 'desc']) {
+            const listed = await everyPage(api, path, { visibility, order_by: order })
+            expect(listed.ids, `${path} ${visibility} ${order}`).toEqual(await scan(path, visibility, order))
+            expect(listed.total).toBe(listed.ids.length)
+          }
+    }
+    await expectBoth()
+    expect((await mock.control.post(`/clients/${clients[1]}/archive`, {})).status).toBe(204)
+    expect((await mock.control.post(`/clients/${clients[3]}/archive`, {})).status).toBe(204)
+    expect((await api.patch(`/records/${records[1]}`, { is_archived: true })).status).toBe(200)
+    expect((await everyPage(api, '/clients', { visibility: 'archived' })).ids).toEqual([clients[1], clients[3]])
+    expect((await everyPage(api, '/records', { visibility: 'active' })).ids).toEqual([records[0], records[2]])
+    await expectBoth()
+    expect((await mock.control.post(`/clients/${clients[1]}/unarchive`, {})).status).toBe(204)
+    expect((await api.delete(`/clients/${clients[3]}`)).status).toBe(204)
+    expect((await api.patch(`/records/${records[1]}`, { is_archived: false })).status).toBe(200)
+    expect((await everyPage(api, '/clients', { visibility: 'active' })).ids).toEqual([clients[0], clients[1], clients[2]])
+    expect((await everyPage(api, '/clients', { visibility: 'archived' })).ids).toEqual([])
+    await expectBoth()
+  })
+})
+
 const NAMES = ['Smith', 'Smithson', 'Jones', 'Ødegård', 'Brown', 'Lee', 'Ngata', 'Müller']
 const SEARCHES = ['smith', 'son', 'ode', 'odegard', 'mull', 'lee', 'n', 'br ow', 'xyz']
 const STATUSES = ['pending', 'started', 'waiting', 'complete', 'incomplete', 'empty', 'reviewed', 'amendments']
@@ -153,6 +220,7 @@ type Operation =
   | { kind: 'complete'; record: number }
   | { kind: 'review'; record: number }
   | { kind: 'advance'; hours: number }
+  | { kind: 'archive'; client: number; record: number }
 
 const operation: fc.Arbitrary<Operation> = fc.oneof(
   fc.record({ kind: fc.constant('create' as const), first: fc.nat(NAMES.length - 1), last: fc.nat(NAMES.length - 1) }),
@@ -162,6 +230,7 @@ const operation: fc.Arbitrary<Operation> = fc.oneof(
   fc.record({ kind: fc.constant('complete' as const), record: fc.nat(20) }),
   fc.record({ kind: fc.constant('review' as const), record: fc.nat(20) }),
   fc.record({ kind: fc.constant('advance' as const), hours: fc.integer({ min: 1, max: 24 * 40 }) }),
+  fc.record({ kind: fc.constant('archive' as const), client: fc.nat(20), record: fc.nat(20) }),
 )
 
 /** The search as a scan would do it (the names here fold by dropping their accents). */
@@ -189,6 +258,24 @@ describe('the list indexes against a brute-force scan', () => {
             if (res.status === 201) records.push(res.body.id)
           } else if (op.kind === 'complete' && records.length > 0) await mock.control.post(`/records/${pick(records, op.record)}/complete`, {})
           else if (op.kind === 'review' && records.length > 0) await api.patch(`/records/${pick(records, op.record)}`, { is_reviewed: true })
+          else if (op.kind === 'archive' && clients.length > 0) {
+            // Archives a client and a record, or brings them back when they are archived already.
+            const client = pick(clients, op.client)
+            const archived = (await api.get(`/clients/${client}`)).body.archived_at !== null
+            await mock.control.post(`/clients/${client}/${archived ? 'unarchive' : 'archive'}`, {})
+            if (records.length > 0) {
+              const record = pick(records, op.record)
+              await api.patch(`/records/${record}`, { is_archived: (await api.get(`/records/${record}`)).body.archived_at === null })
+            }
+          }
+        }
+        // The visibility parts against every row sorted here (the lists sorted by another key scan and sort).
+        const everyClient = (await everyPage(api, '/clients', { sort_by: 'updated_at' })).rows.sort((a, b) => a.id - b.id)
+        const everyRecord = (await everyPage(api, '/records', { sort_by: 'updated_at' })).rows.sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.id - b.id))
+        for (const visibility of ['active', 'archived']) {
+          const shown = (rows: any[]) => rows.filter((row) => (row.archived_at !== null) === (visibility === 'archived')).map((row) => row.id)
+          expect((await everyPage(api, '/clients', { visibility })).ids, visibility).toEqual(shown(everyClient))
+          expect((await everyPage(api, '/records', { visibility, order_by: 'desc' })).ids, visibility).toEqual(shown(everyRecord).reverse())
         }
         const all = await everyPage(api, '/clients', { sort_by: 'name.last_name' })
         for (const search of SEARCHES) {

@@ -1,16 +1,24 @@
 // The clients' search index: for every trigram (three letters in a row) of a client's folded name
-// parts and reference, the ids of the clients that have it. A search word of three letters or more
+// parts and reference, the clients that have it. A search word of three letters or more
 // can only match a client that has each of its trigrams, so the rarest trigram of the rarest word
-// names a few candidates, and each candidate is then checked with the search's own matching
-// (kernel/search.ts): the index only narrows, it never decides. Built at the first search, then
-// kept in step with inserts, deletes and changes of a client's name or reference (Table.changed).
+// names a few candidates, and each candidate is then checked against its folded fields as the
+// index keeps them (folded once with kernel/search.ts, not on every search). Built at the first
+// search, then kept in step with inserts, deletes and changes of a client's name or reference
+// (Table.changed).
 import { foldText } from '../../kernel/search.ts'
 import type { RowIndex } from '../../store/table.ts'
 import type { ClientRow } from './rows.ts'
 
 /** The fields of a client the search reads itself (its organisations' names are read live). */
-export function searchedFields(client: ClientRow): Array<string | null> {
+function searchedFields(client: ClientRow): Array<string | null> {
   return [client.name.first_name, client.name.middle_name, client.name.last_name, client.reference]
+}
+
+function foldedFields(client: ClientRow): string {
+  return searchedFields(client)
+    .filter((field): field is string => Boolean(field))
+    .map(foldText)
+    .join('\n')
 }
 
 /** A word's trigrams (none when shorter than three letters). */
@@ -20,40 +28,44 @@ export function trigrams(word: string): Set<string> {
   return grams
 }
 
+/** A client as the index holds it: the row, and its searched fields folded, one a line. */
+export interface IndexedClient {
+  readonly client: ClientRow
+  /** What a search word must be found in (a word has no white space, so it never spans two lines). */
+  readonly text: string
+}
+
 export class ClientSearchIndex implements RowIndex<ClientRow> {
-  private readonly idsByTrigram = new Map<string, number[]>()
   /**
-   * Each indexed client's folded fields as they were when it was indexed, one text a line each
-   * (what a removal takes out): a string a client, where its trigrams would be twenty. Trigrams
-   * across two lines hold a line break, which no search word has: they never narrow anything.
+   * For each trigram, the clients that have it. Each holds the client's entry, not its id: a search
+   * reads the row and its folded text from the entry, with no lookup by id for each candidate.
    */
-  private readonly indexedText = new Map<ClientRow, string>()
+  private readonly byTrigram = new Map<string, IndexedClient[]>()
+  /** Each indexed client's entry, its text as it was when it was indexed (what a removal takes out). */
+  private readonly entries = new Map<ClientRow, IndexedClient>()
   private built = false
 
   constructor(private readonly rows: Iterable<ClientRow>) {}
 
   add(client: ClientRow): void {
     if (!this.built) return
-    const text = searchedFields(client)
-      .filter((field): field is string => Boolean(field))
-      .map(foldText)
-      .join('\n')
-    this.indexedText.set(client, text)
-    for (const gram of trigrams(text)) {
-      const ids = this.idsByTrigram.get(gram)
-      if (ids) ids.push(client.id)
-      else this.idsByTrigram.set(gram, [client.id])
+    const entry: IndexedClient = { client, text: foldedFields(client) }
+    this.entries.set(client, entry)
+    for (const gram of trigrams(entry.text)) {
+      const holders = this.byTrigram.get(gram)
+      if (holders) holders.push(entry)
+      else this.byTrigram.set(gram, [entry])
     }
   }
 
   remove(client: ClientRow): void {
-    const text = this.indexedText.get(client)
-    if (text === undefined) return
-    this.indexedText.delete(client)
-    for (const gram of trigrams(text)) {
-      const ids = this.idsByTrigram.get(gram) as number[]
-      ids.splice(ids.indexOf(client.id), 1)
-      if (ids.length === 0) this.idsByTrigram.delete(gram)
+    const entry = this.entries.get(client)
+    if (entry === undefined) return
+    this.entries.delete(client)
+    for (const gram of trigrams(entry.text)) {
+      const holders = this.byTrigram.get(gram) as IndexedClient[]
+      holders.splice(holders.indexOf(entry), 1)
+      if (holders.length === 0) this.byTrigram.delete(gram)
     }
   }
 
@@ -64,19 +76,25 @@ export class ClientSearchIndex implements RowIndex<ClientRow> {
   }
 
   /**
-   * The ids of every client whose own fields may hold the (folded) word, or undefined when the
-   * index cannot narrow it down (shorter than three letters).
+   * Every client whose own fields may hold the (folded) word, or undefined when the index cannot
+   * narrow it down (shorter than three letters).
    */
-  candidates(word: string): readonly number[] | undefined {
+  candidates(word: string): readonly IndexedClient[] | undefined {
     const grams = trigrams(word)
     if (grams.size === 0) return undefined
     if (!this.built) this.build()
-    let rarest: readonly number[] | undefined
+    let rarest: readonly IndexedClient[] | undefined
     for (const gram of grams) {
-      const ids = this.idsByTrigram.get(gram) ?? []
-      if (rarest === undefined || ids.length < rarest.length) rarest = ids
+      const holders = this.byTrigram.get(gram) ?? []
+      if (rarest === undefined || holders.length < rarest.length) rarest = holders
     }
     return rarest
+  }
+
+  /** The client's entry (its folded text), for a client found otherwise (a scan, an organisation's name). */
+  entry(client: ClientRow): IndexedClient {
+    if (!this.built) this.build()
+    return this.entries.get(client) ?? { client, text: foldedFields(client) }
   }
 
   private build(): void {

@@ -2,8 +2,9 @@ import { canSee, emit, visibleRow, type RequestContext, type TeamContext } from 
 import type { AddressReplaceJson, ClientCreateJson, ClientsListQuery, ClientUpdateJson } from '../../contracts/generated.ts'
 import { forbidden } from '../../kernel/errors.ts'
 import { seesOnlyAssigned } from '../../kernel/roles.ts'
-import { foldText, matchesSearch, searchWords } from '../../kernel/search.ts'
+import { foldText, searchWords } from '../../kernel/search.ts'
 import { sortRows, type SortAccessors, type SortKey } from '../../kernel/sort.ts'
+import { Reversed, type ListedRows } from '../../kernel/pagination.ts'
 import { hasVisibility } from '../../kernel/visibility.ts'
 import { assignCreator } from '../assignees/index.ts'
 import { releaseAttachments } from '../attachments/index.ts'
@@ -11,15 +12,26 @@ import type { Team } from '../../store/world.ts'
 import { cancelDeletionReminder, scheduleDeletionReminder } from './jobs.ts'
 import { EMPTY_ADDRESS, type AddressRow, type ClientRow, type NameRow } from './rows.ts'
 import { canDeleteClient } from './rules.ts'
-import { searchedFields } from './search-index.ts'
+import type { IndexedClient } from './search-index.ts'
 
-/** Names of the organisations each client belongs to (the search looks at them). */
+/** Names of the organisations each client belongs to, folded (the search looks at them too). */
 function organisationNamesByClient(team: Team): Map<number, string[]> {
   const names = new Map<number, string[]>()
   for (const organisation of team.organisations) {
-    for (const client of organisation.clients) names.set(client, [...(names.get(client) ?? []), organisation.name])
+    if (organisation.clients.length === 0) continue
+    const folded = foldText(organisation.name)
+    for (const client of organisation.clients) {
+      const held = names.get(client)
+      if (held) held.push(folded)
+      else names.set(client, [folded])
+    }
   }
   return names
+}
+
+/** Every word is in the client's own folded fields or in the folded name of one of its organisations. */
+function holdsEveryWord(words: readonly string[], ownText: string, organisationNames: readonly string[] | undefined): boolean {
+  return words.every((word) => ownText.includes(word) || (organisationNames !== undefined && organisationNames.some((name) => name.includes(word))))
 }
 
 const sortAccessors: SortAccessors<ClientRow, SortKey<ClientsListQuery>> = {
@@ -46,40 +58,62 @@ function inDeletionBucket(client: ClientRow, bucket: string, today: string): boo
   }
 }
 
-export function listClients(ctx: RequestContext, query: ClientsListQuery): ClientRow[] {
+export function listClients(ctx: RequestContext, query: ClientsListQuery): ListedRows<ClientRow> {
   const { search, status, visibility, assignee, reference, deletion_date } = query
   const onlyAssigned = seesOnlyAssigned(ctx.member.role)
   const words = search ? searchWords(search) : []
-  const organisationNames = words.length > 0 ? organisationNamesByClient(ctx.team) : undefined
   const wantedReference = reference?.toLowerCase()
   const today = ctx.clock.today()
-  const wanted = (client: ClientRow) =>
+  const fits = (client: ClientRow) =>
     (!onlyAssigned || canSee(ctx, client)) &&
     (status === undefined || client.status === status) &&
     hasVisibility(visibility, client.archived_at) &&
     (assignee === undefined || client.assignees.some((a) => a.user === assignee)) &&
     (wantedReference === undefined || client.reference?.toLowerCase() === wantedReference) &&
-    (deletion_date === undefined || inDeletionBucket(client, deletion_date, today)) &&
-    (words.length === 0 || matchesSearch(words, [...searchedFields(client), ...(organisationNames?.get(client.id) ?? [])]))
-  const candidates = organisationNames && searchCandidates(ctx.team, words, organisationNames)
-  const clients = candidates ? ctx.team.clients.pick(candidates, wanted) : ctx.team.clients.filter(wanted)
+    (deletion_date === undefined || inDeletionBucket(client, deletion_date, today))
+  if (words.length === 0) {
+    const byIdOnly = (query.sort_by as string) === 'id'
+    const inIdOrder = (clients: readonly ClientRow[]) => (query.order_by === 'desc' ? new Reversed(clients) : clients)
+    const otherwiseUnfiltered = !onlyAssigned && status === undefined && assignee === undefined && reference === undefined && deletion_date === undefined
+    // Filtered by visibility alone, the answer is the index's part as it is (in id order).
+    if (otherwiseUnfiltered && visibility !== undefined && byIdOnly) return inIdOrder(ctx.team.clientsByVisibility.get(visibility))
+    const clients = otherwiseUnfiltered && visibility === undefined ? ctx.team.clients.all() : ctx.team.clients.filter(fits)
+    // Stored in id order, the clients stay in it when filtered: the default sort is then the rows as they are.
+    return byIdOnly && ctx.team.clientsInIdOrder.holds ? inIdOrder(clients) : sortRows(clients, sortAccessors, query)
+  }
+  const organisationNames = organisationNamesByClient(ctx.team)
+  const found = (entry: IndexedClient) => fits(entry.client) && holdsEveryWord(words, entry.text, organisationNames.get(entry.client.id))
+  const candidates = searchCandidates(ctx.team, words, organisationNames)
+  const clients = candidates
+    ? ctx.team.clients.handOut(candidates.filter(found).map((entry) => entry.client))
+    : ctx.team.clients.filter((client) => found(ctx.team.clientSearch.entry(client)))
   return sortRows(clients, sortAccessors, query)
 }
 
 /**
- * The ids of the only clients that can match every word (the index narrows, the search decides):
- * for the word with the fewest, the clients whose own fields have its rarest trigram and those in
- * an organisation whose name holds it. Undefined when no word can be narrowed down (all shorter
- * than three letters): then every client is a candidate.
+ * The only clients that can match every word (the index narrows, the search decides): for the
+ * word with the fewest, the clients whose own fields have its rarest trigram and those in an
+ * organisation whose name holds it. Undefined when no word can be narrowed down (all shorter than
+ * three letters): then every client is a candidate.
  */
-function searchCandidates(team: Team, words: readonly string[], organisationNames: ReadonlyMap<number, readonly string[]>): number[] | undefined {
-  let fewest: number[] | undefined
+function searchCandidates(team: Team, words: readonly string[], organisationNames: ReadonlyMap<number, readonly string[]>): readonly IndexedClient[] | undefined {
+  let fewest: readonly IndexedClient[] | undefined
   for (const word of words) {
     const own = team.clientSearch.candidates(word)
     if (own === undefined) continue
-    const ids = new Set(own)
-    for (const [client, names] of organisationNames) if (!ids.has(client) && names.some((name) => foldText(name).includes(word))) ids.add(client)
-    if (fewest === undefined || ids.size < fewest.length) fewest = [...ids]
+    // Clients found by an organisation's name are added to the index's (distinct) clients, once each.
+    let found: { entries: IndexedClient[]; seen: Set<number> } | undefined
+    for (const [id, names] of organisationNames) {
+      if (!names.some((name) => name.includes(word))) continue
+      found ??= { entries: [...own], seen: new Set(own.map((entry) => entry.client.id)) }
+      const client = team.clients.get(id)
+      if (client && !found.seen.has(id)) {
+        found.seen.add(id)
+        found.entries.push(team.clientSearch.entry(client))
+      }
+    }
+    const entries = found?.entries ?? own
+    if (fewest === undefined || entries.length < fewest.length) fewest = entries
   }
   return fewest
 }
@@ -153,6 +187,7 @@ export function archiveClient(ctx: TeamContext, client: ClientRow): void {
   const now = ctx.clock.timestamp()
   client.archived_at = now
   client.updated_at = now
+  ctx.team.clients.changed(client)
   emit(ctx, 'client.archived', { client: client.id })
 }
 
@@ -161,6 +196,7 @@ export function unarchiveClient(ctx: TeamContext, client: ClientRow): void {
   if (client.archived_at === null) return
   client.archived_at = null
   client.updated_at = ctx.clock.timestamp()
+  ctx.team.clients.changed(client)
   emit(ctx, 'client.unarchived', { client: client.id })
 }
 

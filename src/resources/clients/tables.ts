@@ -1,6 +1,7 @@
 // What this resource keeps in each team: its rows, tables and indexes, and its id sequences.
 import { declareTables } from '../../store/world.ts'
-import { Table } from '../../store/table.ts'
+import { Table, type InsertionOrder, type Partition } from '../../store/table.ts'
+import { visibilityOf, type Visibility } from '../../kernel/visibility.ts'
 import type { ClientRow } from './rows.ts'
 import { ClientSearchIndex } from './search-index.ts'
 
@@ -12,6 +13,10 @@ declare module '../../store/world.ts' {
     clients: Table<ClientRow>
     /** Trigrams of the clients' names and references, for the search (search-index.ts). */
     clientSearch: ClientSearchIndex
+    /** Whether the clients as stored are in id order (the list's default sort, without a filter). */
+    clientsInIdOrder: InsertionOrder<ClientRow>
+    /** Active and archived clients, each in id order (the visibility filter). */
+    clientsByVisibility: Partition<Visibility, ClientRow>
   }
   interface IdSequences {
     client: true
@@ -22,6 +27,11 @@ export const clientTables = declareTables({
   rows: ['clients'],
   open(state) {
     const clients = new Table(state.clients)
-    return { clients, clientSearch: clients.index(new ClientSearchIndex(state.clients)) }
+    return {
+      clients,
+      clientSearch: clients.index(new ClientSearchIndex(state.clients)),
+      clientsInIdOrder: clients.insertionOrder((a, b) => a.id < b.id),
+      clientsByVisibility: clients.partitionBy(visibilityOf, (a, b) => a.id < b.id),
+    }
   },
 })

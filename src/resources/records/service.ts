@@ -3,6 +3,7 @@ import type { RecordsListQuery, RecordUpdateJson } from '../../contracts/generat
 import { toTimestamp } from '../../kernel/clock.ts'
 import { assertValid, everyKeyPassed, invalidBody, type ValidationErrors } from '../../kernel/errors.ts'
 import { seesOnlyAssigned } from '../../kernel/roles.ts'
+import { Reversed, type ListedRows } from '../../kernel/pagination.ts'
 import { sortRows, type SortAccessors, type SortKey } from '../../kernel/sort.ts'
 import { hasVisibility } from '../../kernel/visibility.ts'
 import { scheduleExpiry, scheduleReminders, stopReminders } from './jobs.ts'
@@ -50,7 +51,7 @@ function sortAccessors(ctx: RequestContext): SortAccessors<RecordRow, SortKey<Re
  * rows: the records to list (a client's); all the team's by default, where a status filter reads
  * the status index and, sorted by created_at, keeps its order instead of sorting.
  */
-export function listRecords(ctx: RequestContext, query: RecordsListQuery, rows?: readonly RecordRow[]): readonly RecordRow[] {
+export function listRecords(ctx: RequestContext, query: RecordsListQuery, rows?: readonly RecordRow[]): ListedRows<RecordRow> {
   const { status, visibility, assignee, client_visibility: clientVisibility } = query
   // created_by replaces the deprecated creator; when both are given, created_by wins.
   const createdBy = query.created_by ?? query.creator
@@ -63,19 +64,23 @@ export function listRecords(ctx: RequestContext, query: RecordsListQuery, rows?:
     (assignee === undefined ||
       (typeof assignee === 'boolean' ? record.assignees.length > 0 === assignee : record.assignees.some((row) => row.user === assignee))) &&
     (clientVisibility === undefined || hasVisibility(clientVisibility, ctx.team.clients.get(record.client)?.archived_at))
+  const unfiltered = !onlyAssigned && visibility === undefined && createdBy === undefined && assignee === undefined && clientVisibility === undefined
+  // Rows in creation order stay in it when filtered: sort_by=created_at is then the rows as they are.
+  const inCreationOrder = (records: readonly RecordRow[]) => (query.order_by === 'desc' ? new Reversed(records) : records)
   if (rows === undefined && status !== undefined) {
     const index = ctx.team.recordsByStatus
     const bucket = index.withStatus(ctx.team, status, now)
-    const unfiltered = !onlyAssigned && visibility === undefined && createdBy === undefined && assignee === undefined && clientVisibility === undefined
-    if (query.sort_by === 'created_at' && index.inCreationOrder) {
-      // Ascending and unfiltered, the bucket is the answer as it is: a page then costs its rows.
-      if (query.order_by !== 'desc') return unfiltered ? bucket : bucket.filter(wanted)
-      return (unfiltered ? bucket.slice() : bucket.filter(wanted)).reverse()
-    }
-    return sortRows(unfiltered ? bucket : bucket.filter(wanted), sortAccessors(ctx), query)
+    const records = unfiltered ? bucket : bucket.filter(wanted)
+    return query.sort_by === 'created_at' && index.inCreationOrder ? inCreationOrder(records) : sortRows(records, sortAccessors(ctx), query)
   }
-  const records = (rows ?? ctx.team.records.all()).filter((record) => wanted(record) && (status === undefined || recordStatus(ctx.team, record, now) === status))
-  return sortRows(records, sortAccessors(ctx), query)
+  const byCreation = query.sort_by === 'created_at' && ctx.team.recordsInCreationOrder.holds
+  // The team's records filtered by visibility alone: the index's part as it is (in creation order).
+  const byVisibilityAlone = !onlyAssigned && createdBy === undefined && assignee === undefined && clientVisibility === undefined && visibility !== undefined
+  if (rows === undefined && status === undefined && byVisibilityAlone && byCreation) return inCreationOrder(ctx.team.recordsByVisibility.get(visibility))
+  // The team's records, or a client's (a group keeps the table's order), with their filters.
+  const all = rows ?? ctx.team.records.all()
+  const records = unfiltered && status === undefined ? all : all.filter((record) => wanted(record) && (status === undefined || recordStatus(ctx.team, record, now) === status))
+  return byCreation ? inCreationOrder(records) : sortRows(records, sortAccessors(ctx), query)
 }
 
 /** FACTS.md: an expired_at date-time lies within 10 days from now. */

@@ -16,8 +16,13 @@ import { isExpired, recordStatus } from './status.ts'
 const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/
 
 /** Creation order: created_at, then id (what sort_by=created_at gives for the mock's timestamps). */
-function createdBefore(a: RecordRow, b: RecordRow): boolean {
+export function createdBefore(a: RecordRow, b: RecordRow): boolean {
   return a.created_at < b.created_at || (a.created_at === b.created_at && a.id < b.id)
+}
+
+/** Whether a comes before b in sort_by=created_at's order, known without the sort's collation: both in the mock's own shape. */
+export function surelyCreatedBefore(a: RecordRow, b: RecordRow): boolean {
+  return TIMESTAMP.test(a.created_at) && TIMESTAMP.test(b.created_at) && createdBefore(a, b)
 }
 
 /** Where a record goes in rows kept in creation order (a binary search). */

@@ -1,8 +1,9 @@
 // What this resource keeps in each team: its rows, tables and indexes, and its id sequences.
 import { declareTables } from '../../store/world.ts'
-import { Table, type GroupIndex, type UniqueIndex } from '../../store/table.ts'
+import { Table, type GroupIndex, type InsertionOrder, type Partition, type UniqueIndex } from '../../store/table.ts'
+import { visibilityOf, type Visibility } from '../../kernel/visibility.ts'
 import type { CheckRow, CorrectionRow, RecordDocumentRow, RecordRow, RecordTemplateRow, StepReviewRow } from './rows.ts'
-import { RecordStatusIndex } from './status-index.ts'
+import { createdBefore, RecordStatusIndex, surelyCreatedBefore } from './status-index.ts'
 
 declare module '../../store/world.ts' {
   interface TeamRows {
@@ -20,6 +21,10 @@ declare module '../../store/world.ts' {
     recordsByPerformToken: UniqueIndex<string, RecordRow>
     /** By derived status, for the status filter (status-index.ts). */
     recordsByStatus: RecordStatusIndex
+    /** Whether the records as stored are in sort_by=created_at's order (the list without a filter). */
+    recordsInCreationOrder: InsertionOrder<RecordRow>
+    /** Active and archived records, each in creation order (the visibility filter). */
+    recordsByVisibility: Partition<Visibility, RecordRow>
     checks: Table<CheckRow>
     stepReviews: Table<StepReviewRow>
     reviewsByStep: GroupIndex<number, StepReviewRow>
@@ -53,6 +58,8 @@ export const recordTables = declareTables({
       recordsByClient: records.groupBy((record) => record.client),
       recordsByPerformToken: records.uniqueBy((record) => record.perform_token),
       recordsByStatus: records.index(new RecordStatusIndex(state.records)),
+      recordsInCreationOrder: records.insertionOrder(surelyCreatedBefore),
+      recordsByVisibility: records.partitionBy(visibilityOf, createdBefore),
       checks,
       stepReviews,
       reviewsByStep: stepReviews.groupBy((review) => review.step),
