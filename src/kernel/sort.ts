@@ -105,20 +105,30 @@ function packable(rows: ReadonlyArray<{ id: number }>, ranked: readonly number[]
 }
 
 /**
- * Rows by rank, ties by id, as one numeric sort of keys that hold both (the rank above the id's 32
- * bits): no comparison callback per pair, which is most of the cost of sorting a long list.
+ * Rows by rank, ties by id, as one numeric sort of keys that hold both (the rank above 32 bits for
+ * the row): no comparison callback per pair, which is most of the cost of sorting a long list.
+ * Rows given in id order (what a table and its indexes mostly hand out) put their place under the
+ * rank, which orders ties as their ids do; others put their id, found again through a map.
  * Descending is the ascending order reversed, ties included. Undefined when two rows share an id
  * (rows of more than one table): a key would not say which row it is.
  */
 function byPackedKeys<T extends { id: number }>(rows: readonly T[], ranked: readonly number[], direction: number): T[] | undefined {
   const keys = new Float64Array(rows.length)
-  const byId = new Map<number, T>()
-  rows.forEach((row, index) => {
-    keys[index] = ((ranked[index] as number) + 1) * ID_SPAN + row.id
-    byId.set(row.id, row)
-  })
-  if (byId.size !== rows.length) return undefined
-  keys.sort()
-  const sorted = Array.from(keys, (key) => byId.get(key % ID_SPAN) as T)
+  const rankKey = (index: number) => ((ranked[index] as number) + 1) * ID_SPAN
+  let sorted: T[]
+  if (rows.every((row, index) => index === 0 || (rows[index - 1] as T).id < row.id)) {
+    for (let index = 0; index < rows.length; index++) keys[index] = rankKey(index) + index
+    keys.sort()
+    sorted = Array.from(keys, (key) => rows[key % ID_SPAN] as T)
+  } else {
+    const byId = new Map<number, T>()
+    rows.forEach((row, index) => {
+      keys[index] = rankKey(index) + row.id
+      byId.set(row.id, row)
+    })
+    if (byId.size !== rows.length) return undefined
+    keys.sort()
+    sorted = Array.from(keys, (key) => byId.get(key % ID_SPAN) as T)
+  }
   return direction === 1 ? sorted : sorted.reverse()
 }

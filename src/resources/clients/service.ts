@@ -84,10 +84,15 @@ export function listClients(ctx: RequestContext, query: ClientsListQuery): Liste
   const organisationNames = organisationNamesByClient(ctx.team)
   const found = (entry: IndexedClient) => fits(entry.client) && holdsEveryWord(words, entry.text, organisationNames.get(entry.client.id))
   const candidates = searchCandidates(ctx.team, words, organisationNames)
-  const clients = candidates
-    ? ctx.team.clients.handOut(candidates.filter(found).map((entry) => entry.client))
-    : ctx.team.clients.filter((client) => found(ctx.team.clientSearch.entry(client)))
+  const clients = candidates ? ctx.team.clients.handOut(foundAmong(candidates, found)) : ctx.team.clients.filter((client) => found(ctx.team.clientSearch.entry(client)))
   return sortRows(clients, sortAccessors, query)
+}
+
+/** The clients of the entries that pass, in one pass. */
+function foundAmong(entries: readonly IndexedClient[], found: (entry: IndexedClient) => boolean): ClientRow[] {
+  const clients: ClientRow[] = []
+  for (const entry of entries) if (found(entry)) clients.push(entry.client)
+  return clients
 }
 
 /**
