@@ -48,6 +48,11 @@ export class Reversed<T> implements ListedRows<T> {
   }
 }
 
+/** Rows already in a list's ascending order, as the list's order_by asks for them. */
+export function inListOrder<T>(rows: readonly T[], orderBy: 'asc' | 'desc' | undefined): ListedRows<T> {
+  return orderBy === 'desc' ? new Reversed(rows) : rows
+}
+
 export interface PageQuery {
   page: number
   limit: number

@@ -108,6 +108,17 @@ export class Table<T extends { id: number }> implements Iterable<T> {
     return partition
   }
 
+  /**
+   * The rows kept in the order of a text key that never changes once a row exists (a creation
+   * moment), ties by id; `plain` says of a key whether its characters' order is the list sort's
+   * (see SortedRows).
+   */
+  sortedBy(keyOf: (row: T) => string, plain: (key: string) => boolean): SortedRows<T> {
+    const sorted = new SortedRows(keyOf, plain, this.rows)
+    this.groups.push(sorted)
+    return sorted
+  }
+
   /** Rows by a unique key that never changes once a row exists (a form's reference), kept in step with the table. */
   uniqueBy<K>(keyOf: (row: T) => K): UniqueIndex<K, T> {
     const index = new UniqueIndex<K, T>(keyOf, this.rows)
@@ -285,6 +296,74 @@ export class Partition<K, T extends object> implements RowIndex<T> {
     while (low < high) {
       const middle = (low + high) >>> 1
       if (this.before(part[middle] as T, row)) low = middle + 1
+      else high = middle
+    }
+    return low
+  }
+}
+
+/**
+ * A table's rows kept in the order of a text key that never changes once a row exists (a creation
+ * moment), ties by id, for a list sorted by it whose rows were not inserted in that order (a credit
+ * history where a record's charges come after purchases made later). The order is the characters'
+ * order, which is the list sort's only for keys that `plain` accepts (timestamps of the mock's one
+ * shape): with any other key in the table it answers nothing and the list sorts as usual. Built at
+ * its first use (one sort), then each insert and delete is a binary search and a splice.
+ */
+export class SortedRows<T extends { id: number }> implements RowIndex<T> {
+  private sorted: T[] | undefined
+  /** Rows whose key is not plain. */
+  private odd = 0
+
+  /** table: the table's rows, what handed-out rows are recorded against. */
+  constructor(
+    private readonly keyOf: (row: T) => string,
+    private readonly plain: (key: string) => boolean,
+    private readonly table: readonly T[],
+  ) {}
+
+  /** The rows in the key's order (read-only), or undefined when a key is not plain. */
+  rows(): readonly T[] | undefined {
+    const sorted = this.built()
+    if (this.odd > 0) return undefined
+    if (recording.on) touchedAll(this.table, sorted)
+    return sorted
+  }
+
+  add(row: T): void {
+    if (!this.sorted) return
+    if (!this.plain(this.keyOf(row))) this.odd++
+    this.sorted.splice(this.placeOf(row), 0, row)
+  }
+
+  remove(row: T): void {
+    if (!this.sorted) return
+    const place = this.placeOf(row)
+    if (this.sorted[place] !== row) return
+    this.sorted.splice(place, 1)
+    if (!this.plain(this.keyOf(row))) this.odd--
+  }
+
+  private before(a: T, b: T): boolean {
+    const [keyA, keyB] = [this.keyOf(a), this.keyOf(b)]
+    return keyA < keyB || (keyA === keyB && a.id < b.id)
+  }
+
+  private built(): T[] {
+    if (this.sorted) return this.sorted
+    this.odd = this.table.filter((row) => !this.plain(this.keyOf(row))).length
+    this.sorted = [...this.table].sort((a, b) => (this.before(a, b) ? -1 : this.before(b, a) ? 1 : 0))
+    return this.sorted
+  }
+
+  /** Where a row is, or goes (a binary search). */
+  private placeOf(row: T): number {
+    const sorted = this.sorted as T[]
+    let low = 0
+    let high = sorted.length
+    while (low < high) {
+      const middle = (low + high) >>> 1
+      if (this.before(sorted[middle] as T, row)) low = middle + 1
       else high = middle
     }
     return low

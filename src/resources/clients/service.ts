@@ -4,7 +4,7 @@ import { forbidden } from '../../kernel/errors.ts'
 import { seesOnlyAssigned } from '../../kernel/roles.ts'
 import { foldText, searchWords } from '../../kernel/search.ts'
 import { sortRows, type SortAccessors, type SortKey } from '../../kernel/sort.ts'
-import { Reversed, type ListedRows } from '../../kernel/pagination.ts'
+import { inListOrder, type ListedRows } from '../../kernel/pagination.ts'
 import { hasVisibility } from '../../kernel/visibility.ts'
 import { assignCreator } from '../assignees/index.ts'
 import { releaseAttachments } from '../attachments/index.ts'
@@ -73,13 +73,12 @@ export function listClients(ctx: RequestContext, query: ClientsListQuery): Liste
     (deletion_date === undefined || inDeletionBucket(client, deletion_date, today))
   if (words.length === 0) {
     const byIdOnly = (query.sort_by as string) === 'id'
-    const inIdOrder = (clients: readonly ClientRow[]) => (query.order_by === 'desc' ? new Reversed(clients) : clients)
     const otherwiseUnfiltered = !onlyAssigned && status === undefined && assignee === undefined && reference === undefined && deletion_date === undefined
     // Filtered by visibility alone, the answer is the index's part as it is (in id order).
-    if (otherwiseUnfiltered && visibility !== undefined && byIdOnly) return inIdOrder(ctx.team.clientsByVisibility.get(visibility))
+    if (otherwiseUnfiltered && visibility !== undefined && byIdOnly) return inListOrder(ctx.team.clientsByVisibility.get(visibility), query.order_by)
     const clients = otherwiseUnfiltered && visibility === undefined ? ctx.team.clients.all() : ctx.team.clients.filter(fits)
     // Stored in id order, the clients stay in it when filtered: the default sort is then the rows as they are.
-    return byIdOnly && ctx.team.clientsInIdOrder.holds ? inIdOrder(clients) : sortRows(clients, sortAccessors, query)
+    return byIdOnly && ctx.team.clientsInIdOrder.holds ? inListOrder(clients, query.order_by) : sortRows(clients, sortAccessors, query)
   }
   const organisationNames = organisationNamesByClient(ctx.team)
   const found = (entry: IndexedClient) => fits(entry.client) && holdsEveryWord(words, entry.text, organisationNames.get(entry.client.id))

@@ -8,6 +8,7 @@ import { toTimestamp } from '../../kernel/clock.ts'
 import { assertValid, everyKeyPassed, forbidden, HttpError, invalid, notFound, type ValidationErrors } from '../../kernel/errors.ts'
 import { seesOnlyAssigned } from '../../kernel/roles.ts'
 import { matchesSearch, searchWords } from '../../kernel/search.ts'
+import { inListOrder, type ListedRows } from '../../kernel/pagination.ts'
 import { sortRows, type SortAccessors, type SortKey } from '../../kernel/sort.ts'
 import { isAttachmentUsed, releaseAttachments, type AttachmentRow } from '../attachments/index.ts'
 import { findClient, type ClientRow } from '../clients/index.ts'
@@ -37,7 +38,7 @@ const sortAccessors: SortAccessors<FileRow, SortKey<FilesListQuery> | SortKey<Cl
 }
 
 /** GET /files: every client's files; an assigned-only member's, of the clients assigned to them (FACTS.md "Roles"). */
-export function listFiles(ctx: RequestContext, query: FilesListQuery): FileRow[] {
+export function listFiles(ctx: RequestContext, query: FilesListQuery): ListedRows<FileRow> {
   const onlyAssigned = seesOnlyAssigned(ctx.member.role)
   const files = onlyAssigned
     ? ctx.team.files.filter((file) => {
@@ -45,7 +46,8 @@ export function listFiles(ctx: RequestContext, query: FilesListQuery): FileRow[]
         return client !== undefined && canSee(ctx, client)
       })
     : ctx.team.files.all()
-  return sortRows(files, sortAccessors, query)
+  // Stored in id order, the files stay in it when filtered: the default sort is then the rows as they are.
+  return (query.sort_by as string) === 'id' && ctx.team.filesInIdOrder.holds ? inListOrder(files, query.order_by) : sortRows(files, sortAccessors, query)
 }
 
 /** GET /clients/{id}/files: source_type narrows a source, so it requires one (a 422 keyed source, as Laravel's required_with). */

@@ -1,6 +1,6 @@
 // What this resource keeps in each team: its rows, tables and indexes, and its id sequences.
 import { declareTables } from '../../store/world.ts'
-import { Table, type GroupIndex } from '../../store/table.ts'
+import { Table, type GroupIndex, type InsertionOrder } from '../../store/table.ts'
 import type { ClientDocumentRow, FileRow } from './rows.ts'
 
 declare module '../../store/world.ts' {
@@ -12,6 +12,8 @@ declare module '../../store/world.ts' {
     files: Table<FileRow>
     filesByClient: GroupIndex<number, FileRow>
     filesByAttachment: GroupIndex<number, FileRow>
+    /** Whether the files as stored are in id order (the list's default sort). */
+    filesInIdOrder: InsertionOrder<FileRow>
     clientDocuments: Table<ClientDocumentRow>
   }
   interface IdSequences {
@@ -28,6 +30,7 @@ export const fileTables = declareTables({
       files,
       filesByClient: files.groupBy((file) => file.client),
       filesByAttachment: files.groupBy((file) => file.attachment),
+      filesInIdOrder: files.insertionOrder((a, b) => a.id < b.id),
       clientDocuments: new Table(state.client_documents),
     }
   },

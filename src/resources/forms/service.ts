@@ -6,6 +6,7 @@ import { canSee, emit, type RequestContext, type TeamContext } from '../../conte
 import type { FormsListQuery } from '../../contracts/generated.ts'
 import { assertValid, notFound, type ValidationErrors } from '../../kernel/errors.ts'
 import { seesOnlyAssigned } from '../../kernel/roles.ts'
+import { inListOrder, type ListedRows } from '../../kernel/pagination.ts'
 import { sortRows } from '../../kernel/sort.ts'
 import { sampleAttachment } from '../attachments/index.ts'
 import { getClient, type ClientRow } from '../clients/index.ts'
@@ -292,9 +293,15 @@ function visibleForms(ctx: RequestContext, forms: readonly FormRow[]): FormRow[]
 }
 
 /** GET /forms: the type filter, sorted by created_at (default) or updated_at, ties by id. */
-export function listForms(ctx: RequestContext, query: FormsListQuery): FormRow[] {
-  const forms = visibleForms(ctx, ctx.team.forms.all()).filter((form) => query.type === undefined || form.type === query.type)
-  return sortRows(forms, { created_at: (form) => form.created_at, updated_at: (form) => form.updated_at }, query)
+export function listForms(ctx: RequestContext, query: FormsListQuery): ListedRows<FormRow> {
+  const byCreation = query.sort_by === 'created_at' ? ctx.team.formsByCreation.rows() : undefined
+  const wanted = (form: FormRow) => query.type === undefined || form.type === query.type
+  if (byCreation) {
+    // By created_at, the index's order, which filters keep: every form of the team costs a page its rows.
+    const unfiltered = !seesOnlyAssigned(ctx.member.role) && query.type === undefined
+    return inListOrder(unfiltered ? byCreation : visibleForms(ctx, byCreation).filter(wanted), query.order_by)
+  }
+  return sortRows(visibleForms(ctx, ctx.team.forms.all()).filter(wanted), { created_at: (form) => form.created_at, updated_at: (form) => form.updated_at }, query)
 }
 
 /** GET /clients/{id}/forms: the client's forms in id order, by type. */

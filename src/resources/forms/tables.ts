@@ -1,6 +1,7 @@
 // What this resource keeps in each team: its rows, tables and indexes, and its id sequences.
 import { declareTables } from '../../store/world.ts'
-import { Table, type GroupIndex, type UniqueIndex } from '../../store/table.ts'
+import { isTimestamp } from '../../kernel/sort.ts'
+import { Table, type GroupIndex, type SortedRows, type UniqueIndex } from '../../store/table.ts'
 import { attachmentsInAnswers } from '../attachments/index.ts'
 import type { FormRow } from './rows.ts'
 
@@ -12,6 +13,8 @@ declare module '../../store/world.ts' {
     forms: Table<FormRow>
     formsByClient: GroupIndex<number, FormRow>
     formsByReference: UniqueIndex<string, FormRow>
+    /** The forms by created_at (a record's forms come with it, a client's internal ones at their own moments). */
+    formsByCreation: SortedRows<FormRow>
   }
   interface IdSequences {
     form: true
@@ -22,7 +25,12 @@ export const formTables = declareTables({
   rows: ['forms'],
   open(state) {
     const forms = new Table(state.forms)
-    return { forms, formsByClient: forms.groupBy((form) => form.client), formsByReference: forms.uniqueBy((form) => form.reference) }
+    return {
+      forms,
+      formsByClient: forms.groupBy((form) => form.client),
+      formsByReference: forms.uniqueBy((form) => form.reference),
+      formsByCreation: forms.sortedBy((form) => form.created_at, isTimestamp),
+    }
   },
   dropClient(team, client) {
     const held: number[] = []

@@ -3,7 +3,7 @@ import type { RecordsListQuery, RecordUpdateJson } from '../../contracts/generat
 import { toTimestamp } from '../../kernel/clock.ts'
 import { assertValid, everyKeyPassed, invalidBody, type ValidationErrors } from '../../kernel/errors.ts'
 import { seesOnlyAssigned } from '../../kernel/roles.ts'
-import { Reversed, type ListedRows } from '../../kernel/pagination.ts'
+import { inListOrder, type ListedRows } from '../../kernel/pagination.ts'
 import { sortRows, type SortAccessors, type SortKey } from '../../kernel/sort.ts'
 import { hasVisibility } from '../../kernel/visibility.ts'
 import { scheduleExpiry, scheduleReminders, stopReminders } from './jobs.ts'
@@ -66,7 +66,7 @@ export function listRecords(ctx: RequestContext, query: RecordsListQuery, rows?:
     (clientVisibility === undefined || hasVisibility(clientVisibility, ctx.team.clients.get(record.client)?.archived_at))
   const unfiltered = !onlyAssigned && visibility === undefined && createdBy === undefined && assignee === undefined && clientVisibility === undefined
   // Rows in creation order stay in it when filtered: sort_by=created_at is then the rows as they are.
-  const inCreationOrder = (records: readonly RecordRow[]) => (query.order_by === 'desc' ? new Reversed(records) : records)
+  const inCreationOrder = (records: readonly RecordRow[]) => inListOrder(records, query.order_by)
   if (rows === undefined && status !== undefined) {
     const index = ctx.team.recordsByStatus
     const bucket = index.withStatus(ctx.team, status, now)
