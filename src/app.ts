@@ -137,6 +137,17 @@ function answerError(error: Error, c: Context): Response {
   return json(c, body, status, headers)
 }
 
+/**
+ * Waits at least `ms` of real time (a fault's delay, --latency): a timer can fire up to a
+ * millisecond early as performance.now() counts (libuv counts whole milliseconds from the start of
+ * the loop's turn), so what is left is waited for again.
+ */
+async function holdFor(ms: number): Promise<void> {
+  const until = performance.now() + ms
+  await sleep(ms)
+  for (let left = until - performance.now(); left > 0; left = until - performance.now()) await sleep(Math.ceil(left))
+}
+
 export function createApp(options: AppOptions): Hono<KernelEnv<RequestContext>> {
   const { contracts, store, clock } = options
   const services: Services = {
@@ -213,7 +224,7 @@ export function createApp(options: AppOptions): Hono<KernelEnv<RequestContext>> 
     const fault = c.get('fault')
     const delay = (fault?.delayMs ?? 0) + latency()
     if (delay === 0 && fault?.drop !== true) return finish(c, answer, atMs, started)
-    return (delay > 0 ? sleep(delay) : Promise.resolve()).then(() => finish(c, answer, atMs, started))
+    return (delay > 0 ? holdFor(delay) : Promise.resolve()).then(() => finish(c, answer, atMs, started))
   }
   const finish = (c: ApiContext, answer: Response, atMs: number, started: number): Response => {
     if (journal.enabled) keep(c, answer, atMs, started)

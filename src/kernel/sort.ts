@@ -56,6 +56,11 @@ function ranks(values: readonly SortValue[]): number[] | undefined {
   return values.map((value) => (value === null ? -1 : (rankOf.get(value as string) as number)))
 }
 
+/** The ascending order sortRows gives by one value (ties by id), as a comparison: for an index kept in that order. */
+export function compareBy<T extends { id: number }>(accessor: (row: T) => SortValue): (a: T, b: T) => number {
+  return (a, b) => compareQuickly(accessor(a), accessor(b)) || a.id - b.id
+}
+
 /**
  * A sorted copy of rows, by the operation's validated query: the contract checked sort_by and
  * filled in its default (and order_by's), so an accessor is missing only by a coding mistake.

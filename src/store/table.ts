@@ -119,6 +119,16 @@ export class Table<T extends { id: number }> implements Iterable<T> {
     return sorted
   }
 
+  /**
+   * The rows kept in the order `compare` gives, by values that can change (a client's name):
+   * services that change them call changed(row). See OrderedRows.
+   */
+  orderedBy(compare: (a: T, b: T) => number): OrderedRows<T> {
+    const ordered = new OrderedRows(compare, this.rows)
+    this.groups.push(ordered)
+    return ordered
+  }
+
   /** Rows by a unique key that never changes once a row exists (a form's reference), kept in step with the table. */
   uniqueBy<K>(keyOf: (row: T) => K): UniqueIndex<K, T> {
     const index = new UniqueIndex<K, T>(keyOf, this.rows)
@@ -367,5 +377,52 @@ export class SortedRows<T extends { id: number }> implements RowIndex<T> {
       else high = middle
     }
     return low
+  }
+}
+
+/**
+ * A table's rows kept in the order `compare` gives (a list's sort by a value that can change, such
+ * as a client's last name, ties by id), so that the list unfiltered is these rows as they are.
+ * Built at its first use (one sort); a row inserted goes in by a binary search, one changed is
+ * taken out (found by a scan: its old value is gone) and put back where its new value goes.
+ */
+export class OrderedRows<T extends object> implements RowIndex<T> {
+  private sorted: T[] | undefined
+
+  /** table: the table's rows, what handed-out rows are recorded against. */
+  constructor(
+    private readonly compare: (a: T, b: T) => number,
+    private readonly table: readonly T[],
+  ) {}
+
+  /** The rows in order (read-only). */
+  rows(): readonly T[] {
+    this.sorted ??= [...this.table].sort(this.compare)
+    if (recording.on) touchedAll(this.table, this.sorted)
+    return this.sorted
+  }
+
+  add(row: T): void {
+    if (!this.sorted) return
+    let low = 0
+    let high = this.sorted.length
+    while (low < high) {
+      const middle = (low + high) >>> 1
+      if (this.compare(this.sorted[middle] as T, row) < 0) low = middle + 1
+      else high = middle
+    }
+    this.sorted.splice(low, 0, row)
+  }
+
+  remove(row: T): void {
+    if (!this.sorted) return
+    const place = this.sorted.indexOf(row)
+    if (place >= 0) this.sorted.splice(place, 1)
+  }
+
+  update(row: T): void {
+    if (!this.sorted) return
+    this.remove(row)
+    this.add(row)
   }
 }

@@ -97,15 +97,19 @@ describe('the clients search index', () => {
     expect(await searchIds(api, 'smithfield')).toEqual([])
   })
 
-  it('keeps the sort order by last name after a PATCH moves a client', async () => {
+  it('keeps the sort order by last name after a PATCH moves a client, with a search and without', async () => {
     const mock = createTestMock()
     const api = mock.newTeam().api()
     const a = await createClient(api, 'Al', 'Adams')
     const b = await createClient(api, 'Bo', 'Baker')
     const c = await createClient(api, 'Cy', 'Carter')
     expect(await searchIds(api, 'a')).toEqual([a, b, c])
+    expect((await everyPage(api, '/clients', { sort_by: 'name.last_name' })).ids).toEqual([a, b, c])
     expect((await api.patch(`/clients/${a}`, { name: { last_name: 'Zane' } })).status).toBe(200)
     expect(await searchIds(api, 'a')).toEqual([b, c, a])
+    // The list by last name without a search: the index of clients by name moves the client too.
+    expect((await everyPage(api, '/clients', { sort_by: 'name.last_name' })).ids).toEqual([b, c, a])
+    expect((await everyPage(api, '/clients', { sort_by: 'name.last_name', order_by: 'desc' })).ids).toEqual([a, c, b])
   })
 })
 
@@ -272,9 +276,10 @@ type Operation =
   | { kind: 'advance'; hours: number }
   | { kind: 'archive'; client: number; record: number }
 
+// Clients made and renamed more often than the rest: most changes need a few clients to act on.
 const operation: fc.Arbitrary<Operation> = fc.oneof(
-  fc.record({ kind: fc.constant('create' as const), first: fc.nat(NAMES.length - 1), last: fc.nat(NAMES.length - 1) }),
-  fc.record({ kind: fc.constant('rename' as const), client: fc.nat(20), last: fc.nat(NAMES.length - 1) }),
+  { arbitrary: fc.record({ kind: fc.constant('create' as const), first: fc.nat(NAMES.length - 1), last: fc.nat(NAMES.length - 1) }), weight: 3 },
+  { arbitrary: fc.record({ kind: fc.constant('rename' as const), client: fc.nat(20), last: fc.nat(NAMES.length - 1) }), weight: 3 },
   fc.record({ kind: fc.constant('delete' as const), client: fc.nat(20) }),
   fc.record({ kind: fc.constant('record' as const), client: fc.nat(20), steps: fc.integer({ min: 1, max: 2 }) }),
   fc.record({ kind: fc.constant('complete' as const), record: fc.nat(20) }),
@@ -294,6 +299,10 @@ describe('the list indexes against a brute-force scan', () => {
         const api = mock.newTeam().api()
         const clients: number[] = []
         const records: number[] = []
+        // Lists that build an index at their first use, asked for first: every change below then moves rows in them.
+        const first: Array<Record<string, string>> = [{ sort_by: 'name.last_name' }, { sort_by: 'name.first_name' }, { visibility: 'active' }]
+        for (const query of first) await everyPage(api, '/clients', query)
+        await everyPage(api, '/records', { visibility: 'active' })
         for (const op of operations) {
           const pick = <T>(rows: readonly T[], at: number) => rows[at % rows.length] as T
           if (op.kind === 'create') clients.push(await createClient(api, pick(NAMES, op.first), pick(NAMES, op.last)))
@@ -322,6 +331,13 @@ describe('the list indexes against a brute-force scan', () => {
         // The visibility parts against every row sorted here (the lists sorted by another key scan and sort).
         const everyClient = (await everyPage(api, '/clients', { sort_by: 'updated_at' })).rows.sort((a, b) => a.id - b.id)
         const everyRecord = (await everyPage(api, '/records', { sort_by: 'updated_at' })).rows.sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.id - b.id))
+        // The clients by name: every client sorted here, as the list's sort compares (case and accents aside, numbers as numbers).
+        const collator = new Intl.Collator('en', { sensitivity: 'base', numeric: true })
+        for (const part of ['first_name', 'last_name']) {
+          const sorted = [...everyClient].sort((a, b) => collator.compare(a.name[part], b.name[part]) || a.id - b.id).map((row) => row.id)
+          expect((await everyPage(api, '/clients', { sort_by: `name.${part}` })).ids, part).toEqual(sorted)
+          expect((await everyPage(api, '/clients', { sort_by: `name.${part}`, order_by: 'desc' })).ids, part).toEqual([...sorted].reverse())
+        }
         for (const visibility of ['active', 'archived']) {
           const shown = (rows: any[]) => rows.filter((row) => (row.archived_at !== null) === (visibility === 'archived')).map((row) => row.id)
           expect((await everyPage(api, '/clients', { visibility })).ids, visibility).toEqual(shown(everyClient))

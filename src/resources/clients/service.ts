@@ -76,6 +76,9 @@ export function listClients(ctx: RequestContext, query: ClientsListQuery): Liste
     const otherwiseUnfiltered = !onlyAssigned && status === undefined && assignee === undefined && reference === undefined && deletion_date === undefined
     // Filtered by visibility alone, the answer is the index's part as it is (in id order).
     if (otherwiseUnfiltered && visibility !== undefined && byIdOnly) return inListOrder(ctx.team.clientsByVisibility.get(visibility), query.order_by)
+    // Sorted by a name without a filter, the answer is the index's order as it is.
+    const sortBy = query.sort_by
+    if (otherwiseUnfiltered && visibility === undefined && (sortBy === 'name.first_name' || sortBy === 'name.last_name')) return inListOrder(ctx.team.clientsByName[sortBy].rows(), query.order_by)
     const clients = otherwiseUnfiltered && visibility === undefined ? ctx.team.clients.all() : ctx.team.clients.filter(fits)
     // Stored in id order, the clients stay in it when filtered: the default sort is then the rows as they are.
     return byIdOnly && ctx.team.clientsInIdOrder.holds ? inListOrder(clients, query.order_by) : sortRows(clients, sortAccessors, query)

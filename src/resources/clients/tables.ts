@@ -1,6 +1,7 @@
 // What this resource keeps in each team: its rows, tables and indexes, and its id sequences.
 import { declareTables } from '../../store/world.ts'
-import { Table, type InsertionOrder, type Partition } from '../../store/table.ts'
+import { Table, type InsertionOrder, type OrderedRows, type Partition } from '../../store/table.ts'
+import { compareBy } from '../../kernel/sort.ts'
 import { visibilityOf, type Visibility } from '../../kernel/visibility.ts'
 import type { ClientRow } from './rows.ts'
 import { ClientSearchIndex } from './search-index.ts'
@@ -17,6 +18,8 @@ declare module '../../store/world.ts' {
     clientsInIdOrder: InsertionOrder<ClientRow>
     /** Active and archived clients, each in id order (the visibility filter). */
     clientsByVisibility: Partition<Visibility, ClientRow>
+    /** The clients by first name and by last name (the list's sorts by name, without a filter). */
+    clientsByName: Record<'name.first_name' | 'name.last_name', OrderedRows<ClientRow>>
   }
   interface IdSequences {
     client: true
@@ -32,6 +35,10 @@ export const clientTables = declareTables({
       clientSearch: clients.index(new ClientSearchIndex(state.clients)),
       clientsInIdOrder: clients.insertionOrder((a, b) => a.id < b.id),
       clientsByVisibility: clients.partitionBy(visibilityOf, (a, b) => a.id < b.id),
+      clientsByName: {
+        'name.first_name': clients.orderedBy(compareBy((client) => client.name.first_name)),
+        'name.last_name': clients.orderedBy(compareBy((client) => client.name.last_name)),
+      },
     }
   },
 })
