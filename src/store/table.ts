@@ -93,9 +93,7 @@ export class Table<T extends { id: number }> implements Iterable<T> {
    * sorted that way is then the rows as they are, with nothing to sort (see InsertionOrder).
    */
   insertionOrder(before: (a: T, b: T) => boolean): InsertionOrder<T> {
-    const order = new InsertionOrder(before, this.rows)
-    this.groups.push(order)
-    return order
+    return this.follow(new InsertionOrder(before, this.rows))
   }
 
   /**
@@ -103,9 +101,7 @@ export class Table<T extends { id: number }> implements Iterable<T> {
    * gives; services that change the key call changed(row). See Partition.
    */
   partitionBy<K>(keyOf: (row: T) => K, before: (a: T, b: T) => boolean): Partition<K, T> {
-    const partition = new Partition(keyOf, before, this.rows)
-    this.groups.push(partition)
-    return partition
+    return this.follow(new Partition(keyOf, before, this.rows))
   }
 
   /**
@@ -114,9 +110,7 @@ export class Table<T extends { id: number }> implements Iterable<T> {
    * (see SortedRows).
    */
   sortedBy(keyOf: (row: T) => string, plain: (key: string) => boolean): SortedRows<T> {
-    const sorted = new SortedRows(keyOf, plain, this.rows)
-    this.groups.push(sorted)
-    return sorted
+    return this.follow(new SortedRows(keyOf, plain, this.rows))
   }
 
   /**
@@ -124,9 +118,13 @@ export class Table<T extends { id: number }> implements Iterable<T> {
    * services that change them call changed(row). See OrderedRows.
    */
   orderedBy(compare: (a: T, b: T) => number): OrderedRows<T> {
-    const ordered = new OrderedRows(compare, this.rows)
-    this.groups.push(ordered)
-    return ordered
+    return this.follow(new OrderedRows(compare, this.rows))
+  }
+
+  /** Keeps an index that builds itself at its first use in step with the table from now on. */
+  private follow<I extends RowIndex<T>>(index: I): I {
+    this.groups.push(index)
+    return index
   }
 
   /** Rows by a unique key that never changes once a row exists (a form's reference), kept in step with the table. */
@@ -136,6 +134,18 @@ export class Table<T extends { id: number }> implements Iterable<T> {
     this.groups.push(index)
     return index
   }
+}
+
+/** Where a row is, or goes, in rows kept in the order `before` gives (a binary search). */
+export function placeIn<T>(rows: readonly T[], row: T, before: (a: T, b: T) => boolean): number {
+  let low = 0
+  let high = rows.length
+  while (low < high) {
+    const middle = (low + high) >>> 1
+    if (before(rows[middle] as T, row)) low = middle + 1
+    else high = middle
+  }
+  return low
 }
 
 export interface RowIndex<T> {
@@ -299,16 +309,8 @@ export class Partition<K, T extends object> implements RowIndex<T> {
     return parts
   }
 
-  /** Where a row is, or goes, in a part (a binary search by `before`). */
   private placeOf(part: readonly T[], row: T): number {
-    let low = 0
-    let high = part.length
-    while (low < high) {
-      const middle = (low + high) >>> 1
-      if (this.before(part[middle] as T, row)) low = middle + 1
-      else high = middle
-    }
-    return low
+    return placeIn(part, row, this.before)
   }
 }
 
@@ -366,17 +368,8 @@ export class SortedRows<T extends { id: number }> implements RowIndex<T> {
     return this.sorted
   }
 
-  /** Where a row is, or goes (a binary search). */
   private placeOf(row: T): number {
-    const sorted = this.sorted as T[]
-    let low = 0
-    let high = sorted.length
-    while (low < high) {
-      const middle = (low + high) >>> 1
-      if (this.before(sorted[middle] as T, row)) low = middle + 1
-      else high = middle
-    }
-    return low
+    return placeIn(this.sorted as T[], row, (a, b) => this.before(a, b))
   }
 }
 
@@ -404,14 +397,7 @@ export class OrderedRows<T extends object> implements RowIndex<T> {
 
   add(row: T): void {
     if (!this.sorted) return
-    let low = 0
-    let high = this.sorted.length
-    while (low < high) {
-      const middle = (low + high) >>> 1
-      if (this.compare(this.sorted[middle] as T, row) < 0) low = middle + 1
-      else high = middle
-    }
-    this.sorted.splice(low, 0, row)
+    this.sorted.splice(placeIn(this.sorted, row, (a, b) => this.compare(a, b) < 0), 0, row)
   }
 
   remove(row: T): void {

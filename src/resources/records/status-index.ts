@@ -7,7 +7,7 @@
 // moment, a restore) can undo an expiry: then every status is derived again. Built at the first
 // list by status, then kept in step; never persisted (a team opened again starts without it).
 import type { RecordStatusJson } from '../../contracts/generated.ts'
-import type { RowIndex } from '../../store/table.ts'
+import { placeIn, type RowIndex } from '../../store/table.ts'
 import type { Team } from '../../store/world.ts'
 import type { RecordRow } from './rows.ts'
 import { isExpired, recordStatus } from './status.ts'
@@ -25,17 +25,8 @@ export function surelyCreatedBefore(a: RecordRow, b: RecordRow): boolean {
   return TIMESTAMP.test(a.created_at) && TIMESTAMP.test(b.created_at) && createdBefore(a, b)
 }
 
-/** Where a record goes in rows kept in creation order (a binary search). */
-function placeOf(rows: readonly RecordRow[], record: RecordRow): number {
-  let low = 0
-  let high = rows.length
-  while (low < high) {
-    const middle = (low + high) >>> 1
-    if (createdBefore(rows[middle] as RecordRow, record)) low = middle + 1
-    else high = middle
-  }
-  return low
-}
+/** Where a record goes in rows kept in creation order. */
+const placeOf = (rows: readonly RecordRow[], record: RecordRow): number => placeIn(rows, record, createdBefore)
 
 /** Records by expiry moment, soonest first (a binary heap). */
 class ExpiryQueue {
