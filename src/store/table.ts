@@ -317,7 +317,7 @@ export class Partition<K, T extends object> implements RowIndex<T> {
 /**
  * A table's rows kept in the order of a text key that never changes once a row exists (a creation
  * moment), ties by id, for a list sorted by it whose rows were not inserted in that order (a credit
- * history where a record's charges come after purchases made later). The order is the characters'
+ * history where a record's charges are written after purchases dated later). The order is the characters'
  * order, which is the list sort's only for keys that `plain` accepts (timestamps of the mock's one
  * shape): with any other key in the table it answers nothing and the list sorts as usual. Built at
  * its first use (one sort), then each insert and delete is a binary search and a splice.
