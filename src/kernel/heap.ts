@@ -1,6 +1,6 @@
 // A binary min-heap: adding and taking the least cost log n, where keeping an array sorted moves
-// its tail on every insert. The clock's held jobs (scheduler.ts) and the seed's record histories
-// (seed/records.ts) wait in one.
+// its tail on every insert. The clock's held jobs (scheduler.ts), the seed's record histories
+// (seed/records.ts) and the records waiting to expire in the status index wait in one.
 
 export class MinHeap<T> {
   private readonly items: T[] = []

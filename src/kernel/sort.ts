@@ -15,7 +15,7 @@ const collator = new Intl.Collator('en', { sensitivity: 'base', numeric: true })
  * cheaper.
  */
 const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/
-export const isTimestamp = (value: string): boolean => TIMESTAMP.test(value)
+const isTimestamp = (value: string): boolean => TIMESTAMP.test(value)
 
 function compareValues(a: SortValue, b: SortValue): number {
   if (a === b) return 0

@@ -105,17 +105,8 @@ export class Table<T extends { id: number }> implements Iterable<T> {
   }
 
   /**
-   * The rows kept in the order of a text key that never changes once a row exists (a creation
-   * moment), ties by id; `plain` says of a key whether its characters' order is the list sort's
-   * (see SortedRows).
-   */
-  sortedBy(keyOf: (row: T) => string, plain: (key: string) => boolean): SortedRows<T> {
-    return this.follow(new SortedRows(keyOf, plain, this.rows))
-  }
-
-  /**
-   * The rows kept in the order `compare` gives, by values that can change (a client's name):
-   * services that change them call changed(row). See OrderedRows.
+   * The rows kept in the order `compare` gives, by values that never change (a creation moment)
+   * or that services tell of when they do (a client's name: changed(row)). See OrderedRows.
    */
   orderedBy(compare: (a: T, b: T) => number): OrderedRows<T> {
     return this.follow(new OrderedRows(compare, this.rows))
@@ -315,69 +306,12 @@ export class Partition<K, T extends object> implements RowIndex<T> {
 }
 
 /**
- * A table's rows kept in the order of a text key that never changes once a row exists (a creation
- * moment), ties by id, for a list sorted by it whose rows were not inserted in that order (a credit
- * history where a record's charges are written after purchases dated later). The order is the characters'
- * order, which is the list sort's only for keys that `plain` accepts (timestamps of the mock's one
- * shape): with any other key in the table it answers nothing and the list sorts as usual. Built at
- * its first use (one sort), then each insert and delete is a binary search and a splice.
- */
-export class SortedRows<T extends { id: number }> implements RowIndex<T> {
-  private sorted: T[] | undefined
-  /** Rows whose key is not plain. */
-  private odd = 0
-
-  /** table: the table's rows, what handed-out rows are recorded against. */
-  constructor(
-    private readonly keyOf: (row: T) => string,
-    private readonly plain: (key: string) => boolean,
-    private readonly table: readonly T[],
-  ) {}
-
-  /** The rows in the key's order (read-only), or undefined when a key is not plain. */
-  rows(): readonly T[] | undefined {
-    const sorted = this.built()
-    if (this.odd > 0) return undefined
-    if (recording.on) touchedAll(this.table, sorted)
-    return sorted
-  }
-
-  add(row: T): void {
-    if (!this.sorted) return
-    if (!this.plain(this.keyOf(row))) this.odd++
-    this.sorted.splice(this.placeOf(row), 0, row)
-  }
-
-  remove(row: T): void {
-    if (!this.sorted) return
-    const place = this.placeOf(row)
-    if (this.sorted[place] !== row) return
-    this.sorted.splice(place, 1)
-    if (!this.plain(this.keyOf(row))) this.odd--
-  }
-
-  private before(a: T, b: T): boolean {
-    const [keyA, keyB] = [this.keyOf(a), this.keyOf(b)]
-    return keyA < keyB || (keyA === keyB && a.id < b.id)
-  }
-
-  private built(): T[] {
-    if (this.sorted) return this.sorted
-    this.odd = this.table.filter((row) => !this.plain(this.keyOf(row))).length
-    this.sorted = [...this.table].sort((a, b) => (this.before(a, b) ? -1 : this.before(b, a) ? 1 : 0))
-    return this.sorted
-  }
-
-  private placeOf(row: T): number {
-    return placeIn(this.sorted as T[], row, (a, b) => this.before(a, b))
-  }
-}
-
-/**
- * A table's rows kept in the order `compare` gives (a list's sort by a value that can change, such
- * as a client's last name, ties by id), so that the list unfiltered is these rows as they are.
- * Built at its first use (one sort); a row inserted goes in by a binary search, one changed is
- * taken out (found by a scan: its old value is gone) and put back where its new value goes.
+ * A table's rows kept in the order `compare` gives (a list's sort, ties by id: a client's last
+ * name, or a creation moment where rows are not stored in creation order, as a credit history
+ * whose records' charges are written after purchases dated later), so that the list unfiltered is
+ * these rows as they are. Built at its first use (one sort); a row inserted goes in by a binary
+ * search, one changed is taken out (found by a scan: its old value is gone) and put back where its
+ * new value goes.
  */
 export class OrderedRows<T extends object> implements RowIndex<T> {
   private sorted: T[] | undefined

@@ -245,7 +245,7 @@ describe('lists by created_at kept in order apart from the table (credits, forms
     await expectLists()
   })
 
-  it('sort as usual while a row has a created_at of another shape', async () => {
+  it('order a created_at of another shape as the sort does', async () => {
     const mock = createTestMock()
     const team: NewTeam = mock.newTeam({ generate: { credit_entries: 5 } })
     const api = team.api()

@@ -1,7 +1,7 @@
 // What this resource keeps in each team: its rows, tables and indexes, and its id sequences.
 import { declareTables } from '../../store/world.ts'
-import { isTimestamp } from '../../kernel/sort.ts'
-import { Table, type RowIndex, type SortedRows } from '../../store/table.ts'
+import { compareBy } from '../../kernel/sort.ts'
+import { Table, type RowIndex, type OrderedRows } from '../../store/table.ts'
 import type { CreditRow } from './rows.ts'
 
 declare module '../../store/world.ts' {
@@ -13,7 +13,7 @@ declare module '../../store/world.ts' {
     /** The sum of the entries, kept as they come and go (a record pays from it). */
     creditBalance: CreditBalance
     /** The entries by created_at (a record's charges are written after purchases dated later). */
-    creditsByCreation: SortedRows<CreditRow>
+    creditsByCreation: OrderedRows<CreditRow>
   }
   interface IdSequences {
     credit: true
@@ -37,6 +37,6 @@ export const creditTables = declareTables({
   rows: ['credits'],
   open(state) {
     const credits = new Table(state.credits)
-    return { credits, creditBalance: credits.index(new CreditBalance()), creditsByCreation: credits.sortedBy((entry) => entry.created_at, isTimestamp) }
+    return { credits, creditBalance: credits.index(new CreditBalance()), creditsByCreation: credits.orderedBy(compareBy((entry) => entry.created_at)) }
   },
 })

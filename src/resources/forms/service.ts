@@ -294,9 +294,9 @@ function visibleForms(ctx: RequestContext, forms: readonly FormRow[]): FormRow[]
 
 /** GET /forms: the type filter, sorted by created_at (default) or updated_at, ties by id. */
 export function listForms(ctx: RequestContext, query: FormsListQuery): ListedRows<FormRow> {
-  const byCreation = query.sort_by === 'created_at' ? ctx.team.formsByCreation.rows() : undefined
   const wanted = (form: FormRow) => query.type === undefined || form.type === query.type
-  if (byCreation) {
+  if (query.sort_by === 'created_at') {
+    const byCreation = ctx.team.formsByCreation.rows()
     // By created_at, the index's order, which filters keep: every form of the team costs a page its rows.
     const unfiltered = !seesOnlyAssigned(ctx.member.role) && query.type === undefined
     return inListOrder(unfiltered ? byCreation : visibleForms(ctx, byCreation).filter(wanted), query.order_by)

@@ -1,7 +1,7 @@
 // What this resource keeps in each team: its rows, tables and indexes, and its id sequences.
 import { declareTables } from '../../store/world.ts'
-import { isTimestamp } from '../../kernel/sort.ts'
-import { Table, type GroupIndex, type SortedRows, type UniqueIndex } from '../../store/table.ts'
+import { compareBy } from '../../kernel/sort.ts'
+import { Table, type GroupIndex, type OrderedRows, type UniqueIndex } from '../../store/table.ts'
 import { attachmentsInAnswers } from '../attachments/index.ts'
 import type { FormRow } from './rows.ts'
 
@@ -14,7 +14,7 @@ declare module '../../store/world.ts' {
     formsByClient: GroupIndex<number, FormRow>
     formsByReference: UniqueIndex<string, FormRow>
     /** The forms by created_at (a record's forms come with it, a client's internal ones at their own moments). */
-    formsByCreation: SortedRows<FormRow>
+    formsByCreation: OrderedRows<FormRow>
   }
   interface IdSequences {
     form: true
@@ -29,7 +29,7 @@ export const formTables = declareTables({
       forms,
       formsByClient: forms.groupBy((form) => form.client),
       formsByReference: forms.uniqueBy((form) => form.reference),
-      formsByCreation: forms.sortedBy((form) => form.created_at, isTimestamp),
+      formsByCreation: forms.orderedBy(compareBy((form) => form.created_at)),
     }
   },
   dropClient(team, client) {

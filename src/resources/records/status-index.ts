@@ -7,6 +7,7 @@
 // moment, a restore) can undo an expiry: then every status is derived again. Built at the first
 // list by status, then kept in step; never persisted (a team opened again starts without it).
 import type { RecordStatusJson } from '../../contracts/generated.ts'
+import { MinHeap } from '../../kernel/heap.ts'
 import { placeIn, type RowIndex } from '../../store/table.ts'
 import type { Team } from '../../store/world.ts'
 import type { RecordRow } from './rows.ts'
@@ -28,60 +29,12 @@ export function surelyCreatedBefore(a: RecordRow, b: RecordRow): boolean {
 /** Where a record goes in rows kept in creation order. */
 const placeOf = (rows: readonly RecordRow[], record: RecordRow): number => placeIn(rows, record, createdBefore)
 
-/** Records by expiry moment, soonest first (a binary heap). */
-class ExpiryQueue {
-  private readonly heap: Array<{ at: string; record: RecordRow }> = []
-
-  get size(): number {
-    return this.heap.length
-  }
-
-  peek(): { at: string; record: RecordRow } | undefined {
-    return this.heap[0]
-  }
-
-  push(at: string, record: RecordRow): void {
-    const heap = this.heap
-    heap.push({ at, record })
-    let index = heap.length - 1
-    while (index > 0) {
-      const parent = (index - 1) >>> 1
-      if ((heap[parent] as { at: string }).at <= at) break
-      ;[heap[parent], heap[index]] = [heap[index] as { at: string; record: RecordRow }, heap[parent] as { at: string; record: RecordRow }]
-      index = parent
-    }
-  }
-
-  pop(): { at: string; record: RecordRow } | undefined {
-    const heap = this.heap
-    const top = heap[0]
-    const last = heap.pop()
-    if (top === undefined || last === undefined || heap.length === 0) return top
-    heap[0] = last
-    let index = 0
-    for (;;) {
-      const left = 2 * index + 1
-      const right = left + 1
-      let smallest = index
-      if (left < heap.length && (heap[left] as { at: string }).at < (heap[smallest] as { at: string }).at) smallest = left
-      if (right < heap.length && (heap[right] as { at: string }).at < (heap[smallest] as { at: string }).at) smallest = right
-      if (smallest === index) break
-      ;[heap[smallest], heap[index]] = [heap[index] as { at: string; record: RecordRow }, heap[smallest] as { at: string; record: RecordRow }]
-      index = smallest
-    }
-    return top
-  }
-
-  clear(): void {
-    this.heap.length = 0
-  }
-}
-
 export class RecordStatusIndex implements RowIndex<RecordRow> {
   private readonly statusOf = new Map<RecordRow, RecordStatusJson>()
   private readonly buckets = new Map<RecordStatusJson, RecordRow[]>()
   private readonly stale = new Set<RecordRow>()
-  private readonly expiring = new ExpiryQueue()
+  /** Records by expiry moment, soonest first. */
+  private readonly expiring = new MinHeap<{ at: string; record: RecordRow }>((a, b) => a.at < b.at)
   /** The expiry each record waits in the queue for (older entries of a record are skipped). */
   private readonly queuedExpiry = new Map<RecordRow, string>()
   /** The clock's moment when statuses were last derived; undefined until the first list by status. */
@@ -149,7 +102,7 @@ export class RecordStatusIndex implements RowIndex<RecordRow> {
     this.statusOf.clear()
     this.buckets.clear()
     this.stale.clear()
-    this.expiring.clear()
+    this.expiring.drain()
     this.queuedExpiry.clear()
     this.oddTimestamps = 0
     for (const record of this.rows) {
@@ -173,7 +126,7 @@ export class RecordStatusIndex implements RowIndex<RecordRow> {
     }
     if (this.queuedExpiry.get(record) === record.expired_at) return
     this.queuedExpiry.set(record, record.expired_at)
-    this.expiring.push(record.expired_at, record)
+    this.expiring.push({ at: record.expired_at, record })
   }
 
   private putIn(status: RecordStatusJson, record: RecordRow): void {
