@@ -120,11 +120,12 @@ function packable(rows: ReadonlyArray<{ id: number }>, ranked: readonly number[]
 function byPackedKeys<T extends { id: number }>(rows: readonly T[], ranked: readonly number[], direction: number): T[] | undefined {
   const keys = new Float64Array(rows.length)
   const rankKey = (index: number) => ((ranked[index] as number) + 1) * ID_SPAN
-  let sorted: T[]
+  // Filled by index, not Array.from(keys, ...): iterating a Float64Array boxes every key.
+  const sorted = new Array<T>(rows.length)
   if (rows.every((row, index) => index === 0 || (rows[index - 1] as T).id < row.id)) {
     for (let index = 0; index < rows.length; index++) keys[index] = rankKey(index) + index
     keys.sort()
-    sorted = Array.from(keys, (key) => rows[key % ID_SPAN] as T)
+    for (let index = 0; index < keys.length; index++) sorted[index] = rows[(keys[index] as number) % ID_SPAN] as T
   } else {
     const byId = new Map<number, T>()
     rows.forEach((row, index) => {
@@ -133,7 +134,7 @@ function byPackedKeys<T extends { id: number }>(rows: readonly T[], ranked: read
     })
     if (byId.size !== rows.length) return undefined
     keys.sort()
-    sorted = Array.from(keys, (key) => byId.get(key % ID_SPAN) as T)
+    for (let index = 0; index < keys.length; index++) sorted[index] = byId.get((keys[index] as number) % ID_SPAN) as T
   }
   return direction === 1 ? sorted : sorted.reverse()
 }
