@@ -94,8 +94,8 @@ export async function measureScale(options: ScaleOptions): Promise<void> {
     console.log(`  made in ${createSeconds.toFixed(1)} s (${await count('/clients?limit=1')} clients, ${records} records); RSS ${rssBefore.toFixed(0)} MB before, ${rssAfter.toFixed(0)} MB after`)
 
     // The goal's lists, then the default lists (the stored rows in their order, or an index's: a page
-    // costs its rows), the visibility filter (its index's part) and a filter that still scans the
-    // team's rows, measured beside them without a goal of their own.
+    // costs its rows), the visibility and status filters (their index's part) and a filter that
+    // still scans the team's rows, measured beside them without a goal of their own.
     const lists = [
       { name: 'GET /clients?search=smith&sort_by=name.last_name&limit=25', path: '/clients?search=smith&sort_by=name.last_name&limit=25', goal: true },
       ...recordStatuses().map((status) => ({ name: `GET /records?status=${status}&expand=client`, path: `/records?status=${status}&expand=client`, goal: true })),
@@ -106,7 +106,8 @@ export async function measureScale(options: ScaleOptions): Promise<void> {
       { name: 'GET /credits?limit=25', path: '/credits?limit=25', goal: false },
       { name: 'GET /files?limit=25', path: '/files?limit=25', goal: false },
       { name: 'GET /forms?limit=25', path: '/forms?limit=25', goal: false },
-      { name: 'GET /clients?status=approved&limit=25 (a scan)', path: '/clients?status=approved&limit=25', goal: false },
+      { name: 'GET /clients?status=approved&limit=25', path: '/clients?status=approved&limit=25', goal: false },
+      { name: 'GET /clients?reference=CL-000000&limit=25 (a scan)', path: '/clients?reference=CL-000000&limit=25', goal: false },
     ]
     const measured: Array<{ name: string; firstMs: number; total: number; p50: number; p99: number; goal: boolean }> = []
     for (const list of lists) {

@@ -73,13 +73,17 @@ export function listClients(ctx: RequestContext, query: ClientsListQuery): Liste
     (deletion_date === undefined || inDeletionBucket(client, deletion_date, today))
   if (words.length === 0) {
     const byIdOnly = (query.sort_by as string) === 'id'
-    const otherwiseUnfiltered = !onlyAssigned && status === undefined && assignee === undefined && reference === undefined && deletion_date === undefined
-    // Filtered by visibility alone, the answer is the index's part as it is (in id order).
-    if (otherwiseUnfiltered && visibility !== undefined && byIdOnly) return inListOrder(ctx.team.clientsByVisibility.get(visibility), query.order_by)
+    const unfiltered = !onlyAssigned && status === undefined && visibility === undefined && assignee === undefined && reference === undefined && deletion_date === undefined
     // Sorted by a name without a filter, the answer is the index's order as it is.
     const sortBy = query.sort_by
-    if (otherwiseUnfiltered && visibility === undefined && (sortBy === 'name.first_name' || sortBy === 'name.last_name')) return inListOrder(ctx.team.clientsByName[sortBy].rows(), query.order_by)
-    const clients = otherwiseUnfiltered && visibility === undefined ? ctx.team.clients.all() : ctx.team.clients.filter(fits)
+    if (unfiltered && (sortBy === 'name.first_name' || sortBy === 'name.last_name')) return inListOrder(ctx.team.clientsByName[sortBy].rows(), query.order_by)
+    // Every client that can pass is in the index part of its status (or visibility): in id order, and so are those of it that pass.
+    const part = status !== undefined ? ctx.team.clientsByStatus.get(status) : visibility !== undefined ? ctx.team.clientsByVisibility.get(visibility) : undefined
+    if (part !== undefined) {
+      const clients = part.every(fits) ? part : part.filter(fits)
+      return byIdOnly ? inListOrder(clients, query.order_by) : sortRows(clients, sortAccessors, query)
+    }
+    const clients = unfiltered ? ctx.team.clients.all() : ctx.team.clients.filter(fits)
     // Stored in id order, the clients stay in it when filtered: the default sort is then the rows as they are.
     return byIdOnly && ctx.team.clientsInIdOrder.holds ? inListOrder(clients, query.order_by) : sortRows(clients, sortAccessors, query)
   }

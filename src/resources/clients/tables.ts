@@ -3,7 +3,7 @@ import { declareTables } from '../../store/world.ts'
 import { Table, type InsertionOrder, type OrderedRows, type Partition } from '../../store/table.ts'
 import { compareBy } from '../../kernel/sort.ts'
 import { visibilityOf, type Visibility } from '../../kernel/visibility.ts'
-import type { ClientRow } from './rows.ts'
+import type { ClientRow, ClientStatus } from './rows.ts'
 import { ClientSearchIndex } from './search-index.ts'
 
 declare module '../../store/world.ts' {
@@ -18,6 +18,8 @@ declare module '../../store/world.ts' {
     clientsInIdOrder: InsertionOrder<ClientRow>
     /** Active and archived clients, each in id order (the visibility filter). */
     clientsByVisibility: Partition<Visibility, ClientRow>
+    /** The clients of each status (null included), in id order (the status filter). */
+    clientsByStatus: Partition<ClientStatus | null, ClientRow>
     /** The clients by first name and by last name (the list's sorts by name, without a filter). */
     clientsByName: Record<'name.first_name' | 'name.last_name', OrderedRows<ClientRow>>
   }
@@ -35,6 +37,7 @@ export const clientTables = declareTables({
       clientSearch: clients.index(new ClientSearchIndex(state.clients)),
       clientsInIdOrder: clients.insertionOrder((a, b) => a.id < b.id),
       clientsByVisibility: clients.partitionBy(visibilityOf, (a, b) => a.id < b.id),
+      clientsByStatus: clients.partitionBy((client) => client.status, (a, b) => a.id < b.id),
       clientsByName: {
         'name.first_name': clients.orderedBy(compareBy((client) => client.name.first_name)),
         'name.last_name': clients.orderedBy(compareBy((client) => client.name.last_name)),
