@@ -163,19 +163,34 @@ export function generateRecords(faker: Faker, store: Store, team: Team, count: n
   const latestExpiring = epoch.getTime() - 31 * DAY
   const expiringMoments = spacedMoments(faker, scenarios.filter((s) => EXPIRING.has(s)).length, firstMoment, latestExpiring, 6 * HOUR)
   const otherMoments = spacedMoments(faker, scenarios.filter((s) => !EXPIRING.has(s)).length, firstMoment, epoch.getTime() - DAY, 6 * HOUR)
-  const planned = scenarios
+  const planned: Planned[] = scenarios
     .map((scenario) => ({ scenario, at: (EXPIRING.has(scenario) ? expiringMoments.shift() : otherMoments.shift()) as number }))
     .sort((a, b) => a.at - b.at)
+    .map(({ scenario, at }, order) => ({ at, order, scenario }))
 
   // Each record's history takes hours (its client's steps, a review), and a large team makes its
   // records minutes apart: the histories play side by side, each part at its own moment, soonest
-  // first (ties in the order the records were planned), on the one seed clock.
-  const histories = new MinHeap<{ at: number; order: number; parts: History }>((a, b) => a.at - b.at < 0 || (a.at === b.at && a.order < b.order))
-  planned.forEach(({ scenario, at }, order) => histories.push({ at, order, parts: history(services, team, { owner, writers, clients }, scenario, faker) }))
-  for (let next = histories.pop(); next !== undefined; next = histories.pop()) {
+  // first (ties in the order the records were planned), on the one seed clock. The records not
+  // begun wait in the plan, which is in that order already; only the histories under way are in
+  // the queue (a few hundred, where a team has 250,000 records).
+  const before = (a: Planned, b: Planned) => a.at < b.at || (a.at === b.at && a.order < b.order)
+  const underWay = new MinHeap<Playing>(before)
+  const makers = { owner, writers, clients }
+  let begun = 0
+  for (;;) {
+    const waiting = planned[begun]
+    const playing = underWay.peek()
+    let next: Playing
+    if (waiting !== undefined && (playing === undefined || before(waiting, playing))) {
+      begun++
+      next = { ...waiting, parts: history(services, team, makers, waiting.scenario, faker) }
+    } else if (playing !== undefined) next = underWay.pop() as Playing
+    else break
     services.scheduler.advance(Math.max(0, next.at - clock.now().getTime()))
     const wait = next.parts.next()
-    if (!wait.done) histories.push({ ...next, at: clock.now().getTime() + wait.value * MINUTE })
+    if (wait.done) continue
+    next.at = clock.now().getTime() + wait.value * MINUTE
+    underWay.push(next)
   }
   services.scheduler.advance(Math.max(0, epoch.getTime() - clock.now().getTime()))
   services.scheduler.release()
@@ -183,6 +198,18 @@ export function generateRecords(faker: Faker, store: Store, team: Team, count: n
 
 /** A record's history, part by part: each part yields the minutes until the next. */
 type History = Generator<number, void, undefined>
+
+/** A record the seed plans to make: when, its place in the plan (ties play in it), and what happens to it. */
+interface Planned {
+  at: number
+  readonly order: number
+  readonly scenario: Scenario
+}
+
+/** A record whose history is under way: when its next part plays. */
+interface Playing extends Planned {
+  readonly parts: History
+}
 
 /** Who may make a team's seeded records, and for whom. */
 interface Makers {
