@@ -107,7 +107,7 @@ export async function measureScale(options: ScaleOptions): Promise<void> {
       { name: 'GET /files?limit=25', path: '/files?limit=25', goal: false },
       { name: 'GET /forms?limit=25', path: '/forms?limit=25', goal: false },
       { name: 'GET /clients?status=approved&limit=25', path: '/clients?status=approved&limit=25', goal: false },
-      { name: 'GET /clients?reference=CL-000000&limit=25 (a scan)', path: '/clients?reference=CL-000000&limit=25', goal: false },
+      { name: 'GET /clients?deletion_date=overdue&limit=25 (a scan)', path: '/clients?deletion_date=overdue&limit=25', goal: false },
     ]
     const measured: Array<{ name: string; firstMs: number; total: number; p50: number; p99: number; goal: boolean }> = []
     for (const list of lists) {

@@ -1,6 +1,6 @@
 // The list indexes (the clients' search trigrams, the records by status, the active and archived
-// parts, the clients by status, the stored order of the default lists) answer exactly what a scan
-// of every row would: after changes that move a row in or out of them (a name or status changed, a
+// parts, the clients by status and by reference, the stored order of the default lists) answer exactly what a scan
+// of every row would: after changes that move a row in or out of them (a name, status or reference changed, a
 // client deleted or archived, a correction accepted, a step completed, the clock passing an expiry
 // or set back, a snapshot restored), and over seeded random runs of such changes against a
 // brute-force answer.
@@ -266,6 +266,7 @@ describe('lists by created_at kept in order apart from the table (credits, forms
 const NAMES = ['Smith', 'Smithson', 'Jones', 'Ødegård', 'Brown', 'Lee', 'Ngata', 'Müller']
 const SEARCHES = ['smith', 'son', 'ode', 'odegard', 'mull', 'lee', 'n', 'br ow', 'xyz']
 const CLIENT_STATUSES = ['pending', 'approved', 'rejected']
+const REFERENCES = ['CL-1', 'cl-1', 'CL-2', null]
 const STATUSES = ['pending', 'started', 'waiting', 'complete', 'incomplete', 'empty', 'reviewed', 'amendments']
 
 type Operation =
@@ -278,6 +279,7 @@ type Operation =
   | { kind: 'advance'; hours: number }
   | { kind: 'archive'; client: number; record: number }
   | { kind: 'status'; client: number; status: number }
+  | { kind: 'reference'; client: number; reference: number }
 
 // Clients made and renamed more often than the rest: most changes need a few clients to act on.
 const operation: fc.Arbitrary<Operation> = fc.oneof(
@@ -290,6 +292,7 @@ const operation: fc.Arbitrary<Operation> = fc.oneof(
   fc.record({ kind: fc.constant('advance' as const), hours: fc.integer({ min: 1, max: 24 * 40 }) }),
   fc.record({ kind: fc.constant('archive' as const), client: fc.nat(20), record: fc.nat(20) }),
   fc.record({ kind: fc.constant('status' as const), client: fc.nat(20), status: fc.nat(CLIENT_STATUSES.length - 1) }),
+  fc.record({ kind: fc.constant('reference' as const), client: fc.nat(20), reference: fc.nat(REFERENCES.length - 1) }),
 )
 
 /** The search as a scan would do it (the names here fold by dropping their accents). */
@@ -304,7 +307,7 @@ describe('the list indexes against a brute-force scan', () => {
         const clients: number[] = []
         const records: number[] = []
         // Lists that build an index at their first use, asked for first: every change below then moves rows in them.
-        const first: Array<Record<string, string>> = [{ sort_by: 'name.last_name' }, { sort_by: 'name.first_name' }, { visibility: 'active' }, { status: 'approved' }]
+        const first: Array<Record<string, string>> = [{ sort_by: 'name.last_name' }, { sort_by: 'name.first_name' }, { visibility: 'active' }, { status: 'approved' }, { reference: 'cl-1' }]
         for (const query of first) await everyPage(api, '/clients', query)
         await everyPage(api, '/records', { visibility: 'active' })
         for (const op of operations) {
@@ -313,6 +316,7 @@ describe('the list indexes against a brute-force scan', () => {
           else if (op.kind === 'advance') await mock.control.post('/clock/advance', { seconds: op.hours * 3600 })
           else if (op.kind === 'rename' && clients.length > 0) await api.patch(`/clients/${pick(clients, op.client)}`, { name: { last_name: pick(NAMES, op.last) } })
           else if (op.kind === 'status' && clients.length > 0) await api.patch(`/clients/${pick(clients, op.client)}`, { status: pick(CLIENT_STATUSES, op.status) })
+          else if (op.kind === 'reference' && clients.length > 0) await api.patch(`/clients/${pick(clients, op.client)}`, { reference: pick(REFERENCES, op.reference) })
           else if (op.kind === 'delete' && clients.length > 0) {
             const client = pick(clients, op.client)
             if ((await api.delete(`/clients/${client}`)).status === 204) clients.splice(clients.indexOf(client), 1)
@@ -357,6 +361,14 @@ describe('the list indexes against a brute-force scan', () => {
           expect((await everyPage(api, '/clients', { status, visibility: 'archived' })).ids, status).toEqual(archived)
           const byLastName = [...withStatus].sort((a, b) => collator.compare(a.name.last_name, b.name.last_name) || a.id - b.id).map((row) => row.id)
           expect((await everyPage(api, '/clients', { status, sort_by: 'name.last_name' })).ids, status).toEqual(byLastName)
+        }
+        // The reference parts (case aside), alone and with a status.
+        for (const reference of ['CL-1', 'cl-2', 'CL-3']) {
+          const withReference = everyClient.filter((row) => row.reference?.toLowerCase() === reference.toLowerCase())
+          expect((await everyPage(api, '/clients', { reference })).ids, reference).toEqual(withReference.map((row) => row.id))
+          expect((await everyPage(api, '/clients', { reference, status: 'approved', order_by: 'desc' })).ids, reference).toEqual(
+            withReference.filter((row) => row.status === 'approved').map((row) => row.id).reverse(),
+          )
         }
         const all = await everyPage(api, '/clients', { sort_by: 'name.last_name' })
         for (const search of SEARCHES) {

@@ -73,17 +73,26 @@ export function listClients(ctx: RequestContext, query: ClientsListQuery): Liste
     (deletion_date === undefined || inDeletionBucket(client, deletion_date, today))
   if (words.length === 0) {
     const byIdOnly = (query.sort_by as string) === 'id'
-    const unfiltered = !onlyAssigned && status === undefined && visibility === undefined && assignee === undefined && reference === undefined && deletion_date === undefined
+    const indexed = [wantedReference, status, visibility].filter((filter) => filter !== undefined).length
+    const scanned = onlyAssigned || assignee !== undefined || deletion_date !== undefined
     // Sorted by a name without a filter, the answer is the index's order as it is.
     const sortBy = query.sort_by
-    if (unfiltered && (sortBy === 'name.first_name' || sortBy === 'name.last_name')) return inListOrder(ctx.team.clientsByName[sortBy].rows(), query.order_by)
-    // Every client that can pass is in the index part of its status (or visibility): in id order, and so are those of it that pass.
-    const part = status !== undefined ? ctx.team.clientsByStatus.get(status) : visibility !== undefined ? ctx.team.clientsByVisibility.get(visibility) : undefined
+    if (!scanned && indexed === 0 && (sortBy === 'name.first_name' || sortBy === 'name.last_name')) return inListOrder(ctx.team.clientsByName[sortBy].rows(), query.order_by)
+    // Every client that can pass is in the index part of its reference, status or visibility (the
+    // narrowest given), in id order: the part as it is when nothing else filters, else its clients that pass.
+    const part =
+      wantedReference !== undefined
+        ? ctx.team.clientsByReference.get(wantedReference)
+        : status !== undefined
+          ? ctx.team.clientsByStatus.get(status)
+          : visibility !== undefined
+            ? ctx.team.clientsByVisibility.get(visibility)
+            : undefined
     if (part !== undefined) {
-      const clients = part.every(fits) ? part : part.filter(fits)
+      const clients = scanned || indexed > 1 ? part.filter(fits) : part
       return byIdOnly ? inListOrder(clients, query.order_by) : sortRows(clients, sortAccessors, query)
     }
-    const clients = unfiltered ? ctx.team.clients.all() : ctx.team.clients.filter(fits)
+    const clients = scanned ? ctx.team.clients.filter(fits) : ctx.team.clients.all()
     // Stored in id order, the clients stay in it when filtered: the default sort is then the rows as they are.
     return byIdOnly && ctx.team.clientsInIdOrder.holds ? inListOrder(clients, query.order_by) : sortRows(clients, sortAccessors, query)
   }

@@ -20,6 +20,8 @@ declare module '../../store/world.ts' {
     clientsByVisibility: Partition<Visibility, ClientRow>
     /** The clients of each status (null included), in id order (the status filter). */
     clientsByStatus: Partition<ClientStatus | null, ClientRow>
+    /** The clients of each reference, lower-cased (null: none), in id order (the reference filter, which ignores case). */
+    clientsByReference: Partition<string | null, ClientRow>
     /** The clients by first name and by last name (the list's sorts by name, without a filter). */
     clientsByName: Record<'name.first_name' | 'name.last_name', OrderedRows<ClientRow>>
   }
@@ -38,6 +40,7 @@ export const clientTables = declareTables({
       clientsInIdOrder: clients.insertionOrder((a, b) => a.id < b.id),
       clientsByVisibility: clients.partitionBy(visibilityOf, (a, b) => a.id < b.id),
       clientsByStatus: clients.partitionBy((client) => client.status, (a, b) => a.id < b.id),
+      clientsByReference: clients.partitionBy((client) => client.reference?.toLowerCase() ?? null, (a, b) => a.id < b.id),
       clientsByName: {
         'name.first_name': clients.orderedBy(compareBy((client) => client.name.first_name)),
         'name.last_name': clients.orderedBy(compareBy((client) => client.name.last_name)),
