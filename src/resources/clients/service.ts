@@ -73,7 +73,7 @@ export function listClients(ctx: RequestContext, query: ClientsListQuery): Liste
     (deletion_date === undefined || inDeletionBucket(client, deletion_date, today))
   if (words.length === 0) {
     const byIdOnly = (query.sort_by as string) === 'id'
-    const indexed = [wantedReference, status, visibility].filter((filter) => filter !== undefined).length
+    const indexed = Number(wantedReference !== undefined) + Number(status !== undefined) + Number(visibility !== undefined)
     const scanned = onlyAssigned || assignee !== undefined || deletion_date !== undefined
     // Sorted by a name without a filter, the answer is the index's order as it is.
     const sortBy = query.sort_by
