@@ -1,9 +1,9 @@
 // The list indexes (the clients' search trigrams, the records by status, the active and archived
-// parts, the clients by status and by reference, the stored order of the default lists) answer exactly what a scan
-// of every row would: after changes that move a row in or out of them (a name, status or reference changed, a
-// client deleted or archived, a correction accepted, a step completed, the clock passing an expiry
-// or set back, a snapshot restored), and over seeded random runs of such changes against a
-// brute-force answer.
+// parts, the clients by status and by reference, the stored order of the default lists) answer
+// exactly what a scan of every row would: after changes that move a row in or out of them (a name,
+// status or reference changed, a client deleted or archived, a correction accepted, a step
+// completed, the clock passing an expiry or set back, a snapshot restored), and over seeded random
+// runs of such changes against a brute-force answer.
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { ApiClient } from '../support/api.ts'
