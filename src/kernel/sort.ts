@@ -32,16 +32,16 @@ function compareValues(a: SortValue, b: SortValue): number {
  * (numbers and strings), which compareValues alone orders.
  */
 function ranks(values: readonly SortValue[]): number[] | undefined {
-  const strings = new Set<string>()
+  // The distinct strings, collected as the keys their ranks are then set under.
+  const rankOf = new Map<string, number>()
   let numbers = false
   for (const value of values) {
-    if (typeof value === 'string') strings.add(value)
+    if (typeof value === 'string') rankOf.set(value, 0)
     else if (typeof value === 'number') numbers = true
   }
-  if (numbers && strings.size > 0) return undefined
+  if (numbers && rankOf.size > 0) return undefined
   if (numbers) return values.map((value) => (value === null ? -Infinity : (value as number)))
-  const rankOf = new Map<string, number>()
-  const distinct = [...strings]
+  const distinct = [...rankOf.keys()]
   if (distinct.every(isTimestamp)) {
     // Distinct timestamps of the one shape order as their code units do, with no collator, and none ties.
     distinct.sort().forEach((value, index) => rankOf.set(value, index))
