@@ -34,6 +34,12 @@ export function toTimestamp(moment: Date): string {
   return `${moment.toISOString().slice(0, 19)}Z`.normalize()
 }
 
+/** Whether a string has the one shape toTimestamp writes (a data file edited by hand may hold others). */
+export function isWireTimestamp(value: string): boolean {
+  return WIRE_TIMESTAMP.test(value)
+}
+const WIRE_TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/
+
 export function toDate(moment: Date): string {
   return moment.toISOString().slice(0, 10)
 }

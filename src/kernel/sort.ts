@@ -1,5 +1,7 @@
 // sort_by / order_by. Values compare like the real service's database: case-insensitively,
 // NULL before anything in ascending order (and after it in descending), ties by id.
+import { isWireTimestamp } from './clock.ts'
+
 export type SortValue = string | number | null
 export type SortOrder = 'asc' | 'desc'
 /** The sort keys a list's contract offers (its validated query's sort_by), id aside: it needs no accessor. */
@@ -9,13 +11,6 @@ export type SortAccessors<T, Key extends string = string> = Record<Key, (row: T)
 
 const collator = new Intl.Collator('en', { sensitivity: 'base', numeric: true })
 
-/**
- * The mock's one shape of timestamp: two of them order by their code units as the collator orders
- * them (digits in runs of the same length; the same letters and signs between), which is many times
- * cheaper.
- */
-const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/
-const isTimestamp = (value: string): boolean => TIMESTAMP.test(value)
 
 function compareValues(a: SortValue, b: SortValue): number {
   if (a === b) return 0
@@ -42,7 +37,7 @@ function ranks(values: readonly SortValue[]): number[] | undefined {
   if (numbers && rankOf.size > 0) return undefined
   if (numbers) return values.map((value) => (value === null ? -Infinity : (value as number)))
   const distinct = [...rankOf.keys()]
-  if (distinct.every(isTimestamp)) {
+  if (distinct.every(isWireTimestamp)) {
     // Distinct timestamps of the one shape order as their code units do, with no collator, and none ties.
     distinct.sort().forEach((value, index) => rankOf.set(value, index))
   } else {
@@ -81,9 +76,13 @@ export function sortRows<T extends { id: number }>(rows: readonly T[], accessors
   return order.map((index) => rows[index] as T)
 }
 
-/** compareValues, with timestamps of the mock's one shape compared without the collator. */
+/**
+ * compareValues, with timestamps of the mock's one shape compared without the collator: two of them
+ * order by their code units as the collator orders them (digits in runs of the same length; the
+ * same letters and signs between), which is many times cheaper.
+ */
 function compareQuickly(a: SortValue, b: SortValue): number {
-  if (typeof a === 'string' && typeof b === 'string' && a !== b && isTimestamp(a) && isTimestamp(b)) return a < b ? -1 : 1
+  if (typeof a === 'string' && typeof b === 'string' && a !== b && isWireTimestamp(a) && isWireTimestamp(b)) return a < b ? -1 : 1
   return compareValues(a, b)
 }
 

@@ -266,15 +266,18 @@ export class Partition<K, T extends object> implements RowIndex<T> {
 
   remove(row: T): void {
     if (!this.parts) return
-    // Its part by its key as it is, else (a key changed without Table.changed) whichever holds it.
+    // Its part by its key as it is, else (its key changed: the old one is gone) whichever holds it.
     const own = this.parts.get(this.keyOf(row))
-    for (const part of own ? [own, ...this.parts.values()] : this.parts.values()) {
-      const place = this.placeOf(part, row)
-      if (part[place] === row) {
-        part.splice(place, 1)
-        return
-      }
-    }
+    if (own && this.takeOut(own, row)) return
+    for (const part of this.parts.values()) if (this.takeOut(part, row)) return
+  }
+
+  /** Takes the row out of the part if the part holds it. */
+  private takeOut(part: T[], row: T): boolean {
+    const place = this.placeOf(part, row)
+    if (part[place] !== row) return false
+    part.splice(place, 1)
+    return true
   }
 
   update(row: T): void {

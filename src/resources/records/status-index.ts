@@ -7,14 +7,12 @@
 // moment, a restore) can undo an expiry: then every status is derived again. Built at the first
 // list by status, then kept in step; never persisted (a team opened again starts without it).
 import type { RecordStatusJson } from '../../contracts/generated.ts'
+import { isWireTimestamp } from '../../kernel/clock.ts'
 import { MinHeap } from '../../kernel/heap.ts'
 import { placeIn, type RowIndex } from '../../store/table.ts'
 import type { Team } from '../../store/world.ts'
 import type { RecordRow } from './rows.ts'
 import { isExpired, recordStatus } from './status.ts'
-
-/** The one shape of the mock's timestamps: its creation order is the sort's (see inCreationOrder). */
-const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/
 
 /** Creation order: created_at, then id (what sort_by=created_at gives for the mock's timestamps). */
 export function createdBefore(a: RecordRow, b: RecordRow): boolean {
@@ -23,7 +21,7 @@ export function createdBefore(a: RecordRow, b: RecordRow): boolean {
 
 /** Whether a comes before b in sort_by=created_at's order, known without the sort's collation: both in the mock's own shape. */
 export function surelyCreatedBefore(a: RecordRow, b: RecordRow): boolean {
-  return TIMESTAMP.test(a.created_at) && TIMESTAMP.test(b.created_at) && createdBefore(a, b)
+  return isWireTimestamp(a.created_at) && isWireTimestamp(b.created_at) && createdBefore(a, b)
 }
 
 /** Where a record goes in rows kept in creation order. */
@@ -111,7 +109,7 @@ export class RecordStatusIndex implements RowIndex<RecordRow> {
       const bucket = this.buckets.get(status)
       if (bucket) bucket.push(record)
       else this.buckets.set(status, [record])
-      if (!TIMESTAMP.test(record.created_at)) this.oddTimestamps++
+      if (!isWireTimestamp(record.created_at)) this.oddTimestamps++
       this.awaitExpiry(record, now)
     }
     for (const bucket of this.buckets.values()) bucket.sort((a, b) => (createdBefore(a, b) ? -1 : createdBefore(b, a) ? 1 : 0))
@@ -133,7 +131,7 @@ export class RecordStatusIndex implements RowIndex<RecordRow> {
     let bucket = this.buckets.get(status)
     if (!bucket) this.buckets.set(status, (bucket = []))
     bucket.splice(placeOf(bucket, record), 0, record)
-    if (!TIMESTAMP.test(record.created_at)) this.oddTimestamps++
+    if (!isWireTimestamp(record.created_at)) this.oddTimestamps++
   }
 
   private takeOut(status: RecordStatusJson, record: RecordRow): void {
@@ -141,6 +139,6 @@ export class RecordStatusIndex implements RowIndex<RecordRow> {
     let index = placeOf(bucket, record)
     if (bucket[index] !== record) index = bucket.indexOf(record)
     bucket.splice(index, 1)
-    if (!TIMESTAMP.test(record.created_at)) this.oddTimestamps--
+    if (!isWireTimestamp(record.created_at)) this.oddTimestamps--
   }
 }
