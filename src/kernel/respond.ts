@@ -5,11 +5,12 @@
 import type { Context } from 'hono'
 import type { Binary } from '../contracts/binary.ts'
 import type { KernelEnv } from './env.ts'
+import { jsonText } from './json-text.ts'
 
 type AnyContext = Context<KernelEnv<any>>
 
 export function json(c: AnyContext, body: unknown, status = 200, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), {
+  return new Response(jsonText(body), {
     status,
     headers: { 'content-type': 'application/json', ...c.get('responseHeaders'), ...headers },
   })

@@ -1,0 +1,96 @@
+// A page's JSON text (kernel/json-text.ts): each item's text is used again while the item is
+// presented the same, so the answer must stay JSON.stringify's byte for byte whatever changes
+// between requests; and, through the API, a list shows a change to a client at once, its
+// is_deletable (read from the client's records) included.
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { jsonText } from '../../src/kernel/json-text.ts'
+import { createTestMock } from '../support/mock.ts'
+
+class Shown {
+  toJSON() {
+    return 'shown'
+  }
+}
+
+describe('a page as JSON text', () => {
+  it('is JSON.stringify of the page, over seeded runs of pages whose items change between requests', () => {
+    const shownOtherwise = new Shown()
+    const tricky = fc.constantFrom<unknown>(undefined, Number.NaN, -0, 0, Number.POSITIVE_INFINITY, '', '"\\\n\u2028', '\ud800', new Date(0), [undefined], {}, shownOtherwise)
+    // Few keys, ids and values, so an item comes back the same, changed, reordered, shorter or longer.
+    const small = fc.constantFrom<unknown>(0, 1, 'x', null, true)
+    const value = fc.letrec<{ value: unknown }>((tie) => ({
+      value: fc.oneof(
+        { weight: 4, arbitrary: small },
+        { weight: 1, arbitrary: tricky },
+        { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 1 }) },
+        { weight: 1, arbitrary: fc.array(tie('value'), { maxLength: 2 }) },
+        { weight: 2, arbitrary: fc.dictionary(fc.constantFrom('a', 'b', '1'), tie('value'), { maxKeys: 2 }) },
+      ),
+    })).value
+    const item = fc
+      .record({ id: fc.integer({ min: 1, max: 4 }), object: fc.constantFrom('client', 'record'), extra: fc.dictionary(fc.constantFrom('a', 'b', '1', 'name'), value, { maxKeys: 3 }) })
+      .map(({ id, object, extra }) => ({ object, id, ...extra }))
+    const page = fc.record({ data: fc.array(fc.oneof(item, value), { maxLength: 5 }), total: value, links: fc.option(fc.record({ next: fc.string() }), { nil: null }) })
+    fc.assert(
+      fc.property(fc.array(page, { minLength: 1, maxLength: 8 }), (pages) => {
+        for (const { data, total, links } of pages) {
+          const body = { object: 'paginated_list', data, total, links }
+          expect(jsonText(body)).toBe(JSON.stringify(body))
+        }
+      }),
+      { seed: 25, numRuns: 400 },
+    )
+  })
+
+  it('writes the same item presented again the same way, and a changed one anew', () => {
+    const client = { object: 'client', id: 9_000_001, name: { first_name: 'Ada', last_name: 'Byron' }, tags: ['a'] }
+    const page = () => ({ object: 'paginated_list', data: [structuredClone(client)], total: 1 })
+    expect(jsonText(page())).toBe(JSON.stringify(page()))
+    expect(jsonText(page())).toBe(JSON.stringify(page()))
+    client.name.last_name = 'Lovelace'
+    expect(jsonText(page())).toBe('{"object":"paginated_list","data":[{"object":"client","id":9000001,"name":{"first_name":"Ada","last_name":"Lovelace"},"tags":["a"]}],"total":1}')
+    client.tags.push('b')
+    expect(jsonText(page())).toBe(JSON.stringify(page()))
+    // A value that writes itself otherwise (toJSON on its class) where a plain {} was.
+    const plain = { object: 'paginated_list', data: [{ object: 'client', id: 9_000_002, shown: {} }], total: 1 }
+    const written = { object: 'paginated_list', data: [{ object: 'client', id: 9_000_002, shown: new Shown() }], total: 1 }
+    expect(jsonText(plain)).toBe(JSON.stringify(plain))
+    expect(jsonText(written)).toBe('{"object":"paginated_list","data":[{"object":"client","id":9000002,"shown":"shown"}],"total":1}')
+    // Keys in another order are another text.
+    const reordered = { object: 'paginated_list', data: [{ id: 9_000_001, object: 'client', tags: client.tags, name: client.name }], total: 1 }
+    expect(jsonText(reordered)).toBe(JSON.stringify(reordered))
+  })
+})
+
+describe('GET /clients answered again', () => {
+  it('shows each change to a listed client at once, is_deletable (by its records and the caller) included', async () => {
+    const mock = createTestMock()
+    const team = mock.newTeam()
+    const api = team.api()
+    const created = await api.post('/clients', { name: { first_name: 'Nell', last_name: 'Gwyn' }, email: 'nell@example.com' })
+    expect(created.status).toBe(201)
+    const id = created.body.id
+    const listed = async (role: 'owner' | 'member' = 'member') => {
+      const res = await team.api(role).get('/clients')
+      expect(res.status).toBe(200)
+      const shown = await team.api(role).get(`/clients/${id}`)
+      expect(res.body.data).toEqual([shown.body])
+      return res.body.data[0]
+    }
+    expect(await listed()).toMatchObject({ name: { last_name: 'Gwyn', full_name: 'Nell Gwyn' }, status: null, is_deletable: true })
+    expect(await listed()).toMatchObject({ name: { last_name: 'Gwyn' }, is_deletable: true })
+
+    mock.clock.advance(60_000)
+    expect((await api.patch(`/clients/${id}`, { name: { last_name: 'Stuart' }, status: 'approved' })).status).toBe(200)
+    expect(await listed()).toMatchObject({ name: { last_name: 'Stuart', full_name: 'Nell Stuart' }, status: 'approved', is_deletable: true })
+
+    // Nothing in the client's row changes when a record is made for it; its answer still does.
+    const record = await api.post('/records', { client: id, steps: [{ type: 'check.identity' }], notification: false })
+    expect(record.status, record.text).toBe(201)
+    expect(await listed()).toMatchObject({ name: { last_name: 'Stuart' }, is_deletable: false })
+    // The same client, as the owner (who may delete it) and a member in turn.
+    expect(await listed('owner')).toMatchObject({ is_deletable: true })
+    expect(await listed()).toMatchObject({ is_deletable: false })
+  })
+})
