@@ -71,7 +71,8 @@ function itemText(item: unknown): string {
   const key = `${object} ${id}`
   const known = kept.get(key)
   if (known !== undefined && matchFrom(item, known.tokens, 0) === known.tokens.length) return known.text
-  const text = JSON.stringify(item)
+  // A toJSON may write nothing, which an array writes as null.
+  const text = (JSON.stringify(item) as string | undefined) ?? 'null'
   const tokens: Token[] = []
   tokensOf(JSON.parse(text), tokens)
   if (known !== undefined) keptChars -= known.text.length

@@ -13,6 +13,14 @@ class Shown {
   }
 }
 
+class Unwritten {
+  readonly object = 'client'
+  readonly id = 9_000_003
+  toJSON() {
+    return undefined
+  }
+}
+
 describe('a page as JSON text', () => {
   it('is JSON.stringify of the page, over seeded runs of pages whose items change between requests', () => {
     const shownOtherwise = new Shown()
@@ -57,6 +65,10 @@ describe('a page as JSON text', () => {
     const written = { object: 'paginated_list', data: [{ object: 'client', id: 9_000_002, shown: new Shown() }], total: 1 }
     expect(jsonText(plain)).toBe(JSON.stringify(plain))
     expect(jsonText(written)).toBe('{"object":"paginated_list","data":[{"object":"client","id":9000002,"shown":"shown"}],"total":1}')
+    // An item that writes nothing is null in the page, as in an array.
+    const unwritten = { object: 'paginated_list', data: [new Unwritten()], total: 1 }
+    expect(jsonText(unwritten)).toBe('{"object":"paginated_list","data":[null],"total":1}')
+    expect(jsonText(unwritten)).toBe(JSON.stringify(unwritten))
     // Keys in another order are another text.
     const reordered = { object: 'paginated_list', data: [{ id: 9_000_001, object: 'client', tags: client.tags, name: client.name }], total: 1 }
     expect(jsonText(reordered)).toBe(JSON.stringify(reordered))
