@@ -54,6 +54,7 @@ import { formTemplatesRoutes } from './resources/form-templates/routes.ts'
 import { formsRoutes } from './resources/forms/routes.ts'
 import { webhooksRoutes } from './resources/webhooks/routes.ts'
 import type { Identity } from './store/world.ts'
+import type { ProgressSink } from './seed/index.ts'
 import { DASHBOARD_BASE, DOCS_BASE, PERFORM_BASE } from './ui/bases.ts'
 import type { ApiDispatch } from './ui/index.ts'
 
@@ -87,6 +88,8 @@ export interface AppOptions extends Services {
   latency?: Latency
   /** The largest JSON or form body read (DEFAULT_MAX_BODY_BYTES by default): larger is the 413 page. */
   maxBodyBytes?: number
+  /** Where a team that takes long to make (POST /_mock/teams) says how far it has got; nowhere by default. */
+  progress?: ProgressSink
 }
 
 const RESOURCE_ROUTES = [
@@ -263,10 +266,14 @@ export function createApp(options: AppOptions): Hono<KernelEnv<RequestContext>> 
 
   // The control API has no caller: every request acts with the mock's services.
   const controlApi = new Routes<Services>(contracts, { base: CONTROL_BASE, maxBodyBytes: options.maxBodyBytes })
-  controlRoutes(controlApi, (team) => {
-    faults.clear(team)
-    journal.clear(team)
-  })
+  controlRoutes(
+    controlApi,
+    (team) => {
+      faults.clear(team)
+      journal.clear(team)
+    },
+    options.progress,
+  )
   journalRoutes(controlApi, journal)
   faultsRoutes(controlApi, faults)
   eventsRoutes(controlApi)

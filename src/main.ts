@@ -43,7 +43,7 @@ function tokenLines(fixture: WorldFixture, store: Store, nowTimestamp: string): 
  * prints the start-up lines and stops on SIGINT/SIGTERM.
  */
 async function serveMock(config: ServeConfig, announce: boolean): Promise<{ origin: string; close(): Promise<void> }> {
-  const mock = await openMock(config)
+  const mock = await openMock(announce ? { ...config, progress: { report: (line) => console.log(line) } } : config)
   const { store } = mock.world
   const { clock } = mock.services
   const origin = await mock.listen(config.port, config.host).catch((error: NodeJS.ErrnoException) => {

@@ -17,12 +17,14 @@ import { hasPrebuiltWorld, readPrebuiltWorld } from './seed/prebuilt.ts'
 import { createServices } from './services.ts'
 import { BlobStore, uploadsBeside } from './store/blobs.ts'
 import { openWorld, type OpenedWorld, type OpenWorldOptions } from './store/persistence.ts'
+import type { ProgressSink } from './seed/index.ts'
 import { TABLES } from './tables.ts'
 
 export const VERSION = (JSON.parse(readFileSync(packageJsonPath, 'utf8')) as { version: string }).version
 
 /** What a mock runs with: serve's options but where it listens (`host`, when given, is a name it answers to). */
-export type MockConfig = Omit<ServeConfig, 'port' | 'host'> & { host?: string }
+/** progress: where a team that takes long to make says how far it has got (`serve` prints it). */
+export type MockConfig = Omit<ServeConfig, 'port' | 'host'> & { host?: string; progress?: ProgressSink }
 
 /** The origin requests and links have when the mock answers in-process, on no socket. */
 export const IN_PROCESS_ORIGIN = 'http://localhost'
@@ -94,6 +96,7 @@ export async function openMock(config: MockConfig, seams: DataFileSeams = {}): P
     latency: config.latency,
     writeUnit: config.data ? (work) => world.write(work) : undefined,
     version: VERSION,
+    progress: config.progress,
   })
 
   // The clock ticks with real time: what falls due (check results, expiry) happens within a second

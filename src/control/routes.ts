@@ -20,6 +20,7 @@ import { presentMember, presentTeam } from '../resources/team/index.ts'
 import { oauthOf } from '../oauth/index.ts'
 import { advanceSettling } from '../webhook-delivery/index.ts'
 import type { Team } from '../store/world.ts'
+import type { ProgressSink } from '../seed/index.ts'
 
 export type ControlRoutes = Routes<Services>
 
@@ -103,17 +104,21 @@ export function presentClock(services: Services, jobsRun: number) {
   }
 }
 
-/** teamDropped: forgets what the app keeps per team outside the store (its faults, its journal). */
-export function controlRoutes(routes: ControlRoutes, teamDropped: (team: number) => void): void {
+/**
+ * teamDropped: forgets what the app keeps per team outside the store (its faults, its journal);
+ * progress: where a team that takes long to make says how far it has got (the mock's console).
+ */
+export function controlRoutes(routes: ControlRoutes, teamDropped: (team: number) => void, progress?: ProgressSink): void {
   routes.handle('control.teams.create', async ({ ctx, body }) => {
     // The seed (faker and its locales) loads with the first team made, not at start-up.
     const { addTeam } = await import('../seed/index.ts')
-    const created = addTeam(ctx.store, ctx.random, ctx.clock.now(), {
+    const options = {
       ...(body.name !== undefined && { name: body.name }),
       casesEnabled: body.cases,
       declarationEnabled: body.declaration,
       ...(body.generate !== undefined && { generate: body.generate }),
-    })
+    }
+    const created = addTeam(ctx.store, ctx.random, ctx.clock.now(), options, progress)
     return {
       object: 'mock_team' as const,
       team: presentTeam(created.team.row, { identifier: true }),

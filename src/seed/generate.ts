@@ -21,6 +21,7 @@ import { generateCases } from './cases.ts'
 import { generateLibraries } from './libraries.ts'
 import { generateForms } from './forms.ts'
 import { generateFiles } from './files.ts'
+import type { GenerationProgress } from './progress.ts'
 import { generateRecords } from './records.ts'
 
 export interface GenerateCounts {
@@ -157,7 +158,8 @@ function creationMoments(faker: Faker, count: number, from: Date, to: Date): Dat
   return Array.from({ length: count }, () => faker.date.between({ from, to })).sort((a, b) => a.getTime() - b.getTime())
 }
 
-export function generateClients(faker: Faker, store: Store, team: Team, count: number, epoch: Date): void {
+export function generateClients(faker: Faker, store: Store, team: Team, count: number, epoch: Date, progress?: GenerationProgress): void {
+  let made = 0
   for (const created of creationMoments(faker, count, daysBefore(epoch, 540), daysBefore(epoch, 1))) {
     const name = generateName(faker)
     const createdAt = toTimestamp(created)
@@ -194,6 +196,7 @@ export function generateClients(faker: Faker, store: Store, team: Team, count: n
       archived_at: archived ? toTimestamp(archived) : null,
     }
     team.clients.insert(client)
+    progress?.made('clients', ++made, count)
   }
 }
 
@@ -282,13 +285,13 @@ export function generateCredits(faker: Faker, store: Store, team: Team, count: n
 }
 
 /** Everything generated for one team, in a fixed order so ids and values never shift. */
-export function generateTeamData(faker: Faker, store: Store, team: Team, domain: string, counts: GenerateCounts, epoch: Date): void {
+export function generateTeamData(faker: Faker, store: Store, team: Team, domain: string, counts: GenerateCounts, epoch: Date, progress?: GenerationProgress): void {
   generateMembers(faker, store, team, domain, counts.members, epoch)
-  generateClients(faker, store, team, counts.clients, epoch)
+  generateClients(faker, store, team, counts.clients, epoch, progress)
   generateOrganisations(faker, store, team, counts.organisations, epoch)
   assignAssignedOnlyMembers(faker, store, team)
   generateCredits(faker, store, team, counts.credit_entries, epoch)
-  generateRecords(faker, store, team, counts.records, epoch)
+  generateRecords(faker, store, team, counts.records, epoch, progress)
   generateCases(faker, store, team, counts.cases, epoch)
   // Each of these has a faker of its own, seeded by the team, so adding them shifted nothing above.
   generateLibraries(seededFaker(team.id * 7_919 + 4_447), store, team, epoch)
@@ -301,4 +304,5 @@ export function generateTeamData(faker: Faker, store: Store, team: Team, domain:
   scheduler.holdBeyond(epoch.getTime())
   scheduleSeededDeletionReminders(scheduler, team.id, team.clients, epoch.getTime())
   scheduler.release()
+  progress?.finished()
 }

@@ -11,6 +11,7 @@ import { newTeamState, Store, WORLD_FORMAT, type Team, type TeamRecipe, type Tea
 import type { WorldFixture } from './fixture.ts'
 import { generateTeamData, seededFaker, type GenerateCounts } from './generate.ts'
 import { hasPrebuiltWorld, readPrebuiltWorld } from './prebuilt.ts'
+import { GenerationProgress, type ProgressSink } from './progress.ts'
 import { TABLES } from '../tables.ts'
 
 const DAY = 86_400_000
@@ -124,6 +125,8 @@ function remakeTeam(store: Store, recipe: TeamRecipe): TeamContent {
   return teamContent(scratch, team)
 }
 
+export type { ProgressSink } from './progress.ts'
+
 /** What a team is asked for: its recipe's options (name, cases, declaration), with generated counts by name. */
 export interface NewTeamOptions extends TeamRecipeOptions {
   /** Generated data to add; by default a new team has no clients and one opening credit purchase. */
@@ -138,18 +141,21 @@ export interface NewTeam {
   members: Record<Role, MemberRow>
 }
 
-/** A fresh, isolated team with one user of every role, each with a token valid for a year. */
-export function addTeam(store: Store, random: Random, now: Date, options: NewTeamOptions = {}): NewTeam {
+/**
+ * A fresh, isolated team with one user of every role, each with a token valid for a year. A team
+ * that takes long to make says how far it has got to `progress` (the mock's console).
+ */
+export function addTeam(store: Store, random: Random, now: Date, options: NewTeamOptions = {}, progress?: ProgressSink): NewTeam {
   const sequences = { ...store.data.sequences }
   const recipe: TeamRecipe = { team: 0, seed: random.int(0, 2 ** 31), uuid: random.uuid(), made_at: now.toISOString(), options, sequences, blobs: [] }
-  const made = buildTeam(store, recipe, () => random.hex(24))
+  const made = buildTeam(store, recipe, () => random.hex(24), progress)
   // What a reset makes again (POST /_mock/teams/{id}/reset).
   store.addBaseline({ ...recipe, team: made.team.id, blobs: [...teamBlobs(store, made.team.state)] })
   return made
 }
 
 /** The team a recipe says, with its users and tokens; `secret` draws each token's random part. */
-function buildTeam(store: Store, recipe: TeamRecipe, secret: () => string): NewTeam {
+function buildTeam(store: Store, recipe: TeamRecipe, secret: () => string, progress?: ProgressSink): NewTeam {
   const { options } = recipe
   const now = new Date(recipe.made_at)
   const id = store.nextId('team')
@@ -203,6 +209,6 @@ function buildTeam(store: Store, recipe: TeamRecipe, secret: () => string): NewT
     tokens[role] = token.token
   }
   const counts = { members: 0, clients: 0, organisations: 0, credit_entries: 1, records: 0, cases: 0, ...options.generate }
-  generateTeamData(faker, store, team, domain, counts, now)
+  generateTeamData(faker, store, team, domain, counts, now, progress && new GenerationProgress(progress, team.row.name))
   return { team, tokens, users, members }
 }

@@ -19,6 +19,7 @@ import { submitStep } from '../lifecycle/engine.ts'
 import { createRecord } from '../resources/record-creation/index.ts'
 import { setExpiry, updateRecord, type Outcome, type RecordRow, type RecordTemplateRow } from '../resources/records/index.ts'
 import { proposeCorrection } from '../resources/corrections/index.ts'
+import type { GenerationProgress } from './progress.ts'
 import { reviewStep } from '../resources/step-reviews/index.ts'
 import type { MemberRow } from '../store/identity.ts'
 import type { ClientRow } from '../resources/clients/index.ts'
@@ -141,7 +142,7 @@ function spacedMoments(faker: Faker, count: number, from: number, to: number, wi
  * `count` records (and the team's record templates) made before `epoch`. The team's credits must
  * already be there: each record pays for its checks.
  */
-export function generateRecords(faker: Faker, store: Store, team: Team, count: number, epoch: Date): void {
+export function generateRecords(faker: Faker, store: Store, team: Team, count: number, epoch: Date, progress?: GenerationProgress): void {
   // Owners and members make the seeded records (an assigned-only member could not see most clients).
   const writers = team.members.filter((member) => member.role === 'owner' || member.role === 'member')
   const owner = writers.find((member) => member.role === 'owner') ?? writers[0]
@@ -183,6 +184,7 @@ export function generateRecords(faker: Faker, store: Store, team: Team, count: n
     let next: Playing
     if (waiting !== undefined && (playing === undefined || before(waiting, playing))) {
       begun++
+      progress?.made('records', begun, count)
       next = { ...waiting, parts: history(services, team, makers, waiting.scenario, faker) }
     } else if (playing !== undefined) next = underWay.pop() as Playing
     else break

@@ -399,3 +399,26 @@ describe('tokens by role of a made team', () => {
     }
   })
 })
+
+describe('progress of a team that takes long to make', () => {
+  it("says how far it has got every 5 s after the first 2 s, clients then records, and when it is made", async () => {
+    const lines: string[] = []
+    // Each reading of the time is 2.5 s after the one before (it is read once in 256 rows).
+    let elapsed = 0
+    const mock = createTestMock({ app: { progress: { report: (line) => lines.push(line), elapsedMs: () => (elapsed += 2_500) } } })
+    await makeTeam(mock, { name: 'Slow Ltd', generate: { clients: 1_024, records: 512 } })
+    expect(lines).toEqual([
+      'ivs-mock: making team "Slow Ltd": 256 of 1,024 clients (2.5 s)',
+      'ivs-mock: making team "Slow Ltd": 768 of 1,024 clients (7.5 s)',
+      'ivs-mock: making team "Slow Ltd": 256 of 512 records (12.5 s)',
+      'ivs-mock: team "Slow Ltd" made in 17.5 s',
+    ])
+  })
+
+  it('says nothing of a team made within 2 s', async () => {
+    const lines: string[] = []
+    const mock = createTestMock({ app: { progress: { report: (line) => lines.push(line) } } })
+    await makeTeam(mock, { name: 'Quick Ltd', generate: { clients: 300, records: 20 } })
+    expect(lines).toEqual([])
+  })
+})

@@ -40,7 +40,7 @@ export interface MockOptions {
   /** Exchanges the traffic journal keeps per team (the app's default when left out). */
   journalSize?: number
   /** Other options of the app (the body limit, CORS, the hosts it answers to); its defaults when left out. */
-  app?: Partial<Pick<AppOptions, 'maxBodyBytes' | 'cors' | 'corsOrigins' | 'mockCorsOrigins' | 'allowedHosts' | 'version'>>
+  app?: Partial<Pick<AppOptions, 'maxBodyBytes' | 'cors' | 'corsOrigins' | 'mockCorsOrigins' | 'allowedHosts' | 'version' | 'progress'>>
   /** The world to start from (a copy of it is taken) instead of the seeded one: a snapshot of another mock's store. */
   world?: WorldData
   /** Where uploads are kept (default: a temporary folder of the mock's own). */
