@@ -5,6 +5,7 @@
 import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { request } from 'node:http'
+import { createInterface } from 'node:readline'
 import autocannon from 'autocannon'
 import { nodeCommand, type Cores } from './cores.ts'
 
@@ -62,15 +63,14 @@ export async function measureScale(options: ScaleOptions): Promise<void> {
   const child = spawn(file, args, { stdio: ['ignore', 'pipe', 'inherit'] })
   try {
     const origin = await new Promise<string>((resolve, reject) => {
-      let output = ''
       const timer = setTimeout(() => reject(new Error(`the mock did not start within ${STARTUP_LIMIT_MS} ms`)), STARTUP_LIMIT_MS)
-      child.stdout?.on('data', (chunk: Buffer) => {
-        output += chunk.toString()
-        const match = /listening on (http:\/\/[\d.:]+)/.exec(output)
-        if (match) {
+      // The mock's console says how far the team has got while it is made: shown as it comes.
+      createInterface({ input: child.stdout }).on('line', (line) => {
+        const listening = /listening on (http:\/\/[\d.:]+)/.exec(line)
+        if (listening) {
           clearTimeout(timer)
-          resolve(match[1] as string)
-        }
+          resolve(listening[1] as string)
+        } else if (/^ivs-mock: (making )?team /.test(line)) console.log(`  ${line.slice('ivs-mock: '.length)}`)
       })
       child.on('exit', (code) => reject(new Error(`the mock exited with ${String(code)}`)))
     })

@@ -22,8 +22,11 @@ import { TABLES } from './tables.ts'
 
 export const VERSION = (JSON.parse(readFileSync(packageJsonPath, 'utf8')) as { version: string }).version
 
-/** What a mock runs with: serve's options but where it listens (`host`, when given, is a name it answers to). */
-/** progress: where a team that takes long to make says how far it has got (`serve` prints it). */
+/**
+ * What a mock runs with: serve's options but where it listens (`host`, when given, is a name it
+ * answers to); `progress`: where a team that takes long to make says how far it has got (`serve`
+ * prints it).
+ */
 export type MockConfig = Omit<ServeConfig, 'port' | 'host'> & { host?: string; progress?: ProgressSink }
 
 /** The origin requests and links have when the mock answers in-process, on no socket. */
