@@ -6,7 +6,7 @@
 // JSON.stringify's.
 
 /** Kept texts, in all, before the cache starts again (all teams share it). */
-export const MAX_ITEM_TEXT_CHARS = 4 * 1024 * 1024
+const MAX_ITEM_TEXT_CHARS = 4 * 1024 * 1024
 
 const OBJECT = Symbol('object')
 const ARRAY = Symbol('array')

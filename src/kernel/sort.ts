@@ -11,7 +11,6 @@ export type SortAccessors<T, Key extends string = string> = Record<Key, (row: T)
 
 const collator = new Intl.Collator('en', { sensitivity: 'base', numeric: true })
 
-
 function compareValues(a: SortValue, b: SortValue): number {
   if (a === b) return 0
   if (a === null) return -1
