@@ -87,16 +87,19 @@ export async function measureScale(options: ScaleOptions): Promise<void> {
     }
     if (res.status !== 201) throw new Error(`POST /_mock/teams answered ${res.status}: ${res.text}`)
     const createSeconds = (performance.now() - began) / 1000
-    const headers = { Authorization: `Bearer ${(JSON.parse(res.text) as { tokens: { owner: string } }).tokens.owner}` }
+    const tokens = (JSON.parse(res.text) as { tokens: { owner: string; 'assigned-only': string } }).tokens
+    const headers = { Authorization: `Bearer ${tokens.owner}` }
+    const assignedOnly = { Authorization: `Bearer ${tokens['assigned-only']}` }
     const rssAfter = rssMegabytes(child.pid)
     const count = async (path: string) => ((await (await fetch(`${origin}/api/v2${path}`, { headers })).json()) as { total: number }).total
     const records = await count('/records?limit=1')
     console.log(`  made in ${createSeconds.toFixed(1)} s (${await count('/clients?limit=1')} clients, ${records} records); RSS ${rssBefore.toFixed(0)} MB before, ${rssAfter.toFixed(0)} MB after`)
 
     // The goal's lists, then the default lists (the stored rows in their order, or an index's: a page
-    // costs its rows), the visibility and status filters (their index's part) and a filter that
-    // still scans the team's rows, measured beside them without a goal of their own.
-    const lists = [
+    // costs its rows), the visibility and status filters (their index's part), what an assigned-only
+    // member lists (their part by assignee) and a filter that still scans the team's rows, measured
+    // beside them without a goal of their own; the owner asks unless another caller is named.
+    const lists: Array<{ name: string; path: string; goal: boolean; caller?: Record<string, string> }> = [
       { name: 'GET /clients?search=smith&sort_by=name.last_name&limit=25', path: '/clients?search=smith&sort_by=name.last_name&limit=25', goal: true },
       ...recordStatuses().map((status) => ({ name: `GET /records?status=${status}&expand=client`, path: `/records?status=${status}&expand=client`, goal: true })),
       { name: 'GET /clients?limit=25', path: '/clients?limit=25', goal: false },
@@ -107,16 +110,18 @@ export async function measureScale(options: ScaleOptions): Promise<void> {
       { name: 'GET /files?limit=25', path: '/files?limit=25', goal: false },
       { name: 'GET /forms?limit=25', path: '/forms?limit=25', goal: false },
       { name: 'GET /clients?status=approved&limit=25', path: '/clients?status=approved&limit=25', goal: false },
+      ...['/clients', '/records', '/files', '/forms'].map((path) => ({ name: `GET ${path}?limit=25 as the assigned-only member`, path: `${path}?limit=25`, goal: false, caller: assignedOnly })),
       { name: 'GET /clients?deletion_date=overdue&limit=25 (a scan)', path: '/clients?deletion_date=overdue&limit=25', goal: false },
     ]
     const measured: Array<{ name: string; firstMs: number; total: number; p50: number; p99: number; goal: boolean }> = []
     for (const list of lists) {
       const url = `${origin}/api/v2${list.path}`
+      const caller = list.caller ?? headers
       // The first request builds what the list's index needs (once per team): shown apart.
       const first = performance.now()
-      const total = ((await (await fetch(url, { headers })).json()) as { total: number }).total
+      const total = ((await (await fetch(url, { headers: caller })).json()) as { total: number }).total
       const firstMs = performance.now() - first
-      const run = (duration: number) => autocannon({ url, headers, connections: options.connections, duration })
+      const run = (duration: number) => autocannon({ url, headers: caller, connections: options.connections, duration })
       await run(options.warmup)
       const result = await run(options.duration)
       if (result.non2xx > 0 || result.errors > 0) throw new Error(`${list.name}: ${result.non2xx} non-2xx answers and ${result.errors} errors; the measurement is not valid`)

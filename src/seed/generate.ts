@@ -245,10 +245,13 @@ function assignAssignedOnlyMembers(faker: Faker, store: Store, team: Team): void
   for (const member of team.members.filter((m) => m.role !== null && seesOnlyAssigned(m.role))) {
     const clients = faker.helpers.arrayElements(activeClients, Math.min(activeClients.length, Math.max(3, Math.round(activeClients.length * 0.15))))
     const organisations = faker.helpers.arrayElements(activeOrganisations, Math.min(activeOrganisations.length, 2))
-    for (const row of [...clients, ...organisations]) {
-      if (row.assignees.some((assignee) => assignee.user === member.user)) continue
+    const assign = (row: { assignees: AssigneeRow[]; updated_at: string }) => {
+      if (row.assignees.some((assignee) => assignee.user === member.user)) return false
       row.assignees.push({ id: store.nextId('assignee'), user: member.user, created_at: row.updated_at })
+      return true
     }
+    for (const client of clients) if (assign(client)) team.clients.changed(client)
+    for (const organisation of organisations) assign(organisation)
   }
 }
 

@@ -22,6 +22,11 @@ export class Table<T extends { id: number }> implements Iterable<T> {
     return row
   }
 
+  /** A row by id, with nothing recorded (get records what a request is handed): for an index that reads another table's rows (a file's client). */
+  peek(id: number): T | undefined {
+    return this.byId.get(id)
+  }
+
   /** The rows in insertion order (ids ascending). Read-only: change rows through the table. */
   all(): readonly T[] {
     return this.rows
@@ -105,6 +110,15 @@ export class Table<T extends { id: number }> implements Iterable<T> {
   }
 
   /**
+   * Rows in parts by keys that can change, a row in the part of each of its keys (a client in the
+   * part of each of its assignees), each part in the order `before` gives; services that change the
+   * keys call changed(row). See PartitionByEach.
+   */
+  partitionByEach<K>(keysOf: (row: T) => readonly K[], before: (a: T, b: T) => boolean): PartitionByEach<K, T> {
+    return this.follow(new PartitionByEach(keysOf, before, this.rows))
+  }
+
+  /**
    * The rows kept in the order `compare` gives, by values that never change (a creation moment)
    * or that services tell of when they do (a client's name: changed(row)). See OrderedRows.
    */
@@ -184,6 +198,11 @@ export class GroupIndex<K, T extends object> implements RowIndex<T> {
     if (!group) return []
     if (recording.on) touchedAll(this.table, group)
     return group
+  }
+
+  /** A group with nothing recorded (get records what a request is handed): for an index that follows another table (a client's files). */
+  peek(key: K): readonly T[] {
+    return this.groups.get(key) ?? []
   }
 
   add(row: T): void {
@@ -289,22 +308,80 @@ export class Partition<K, T extends object> implements RowIndex<T> {
   }
 
   private built(): Map<K, T[]> {
-    if (this.parts) return this.parts
-    const parts = new Map<K, T[]>()
-    for (const row of this.table) {
-      const key = this.keyOf(row)
-      const part = parts.get(key)
-      if (part) part.push(row)
-      else parts.set(key, [row])
-    }
-    const compare = (a: T, b: T) => (this.before(a, b) ? -1 : this.before(b, a) ? 1 : 0)
-    for (const part of parts.values()) if (!part.every((row, index) => index === 0 || this.before(part[index - 1] as T, row))) part.sort(compare)
-    this.parts = parts
-    return parts
+    this.parts ??= partsOf(this.table, (row) => [this.keyOf(row)], this.before)
+    return this.parts
   }
 
   private placeOf(part: readonly T[], row: T): number {
     return placeIn(part, row, this.before)
+  }
+}
+
+/** The rows in the part of each of their keys, each part in the order `before` gives (sorted where the rows were not in it). */
+function partsOf<K, T>(rows: readonly T[], keysOf: (row: T) => readonly K[], before: (a: T, b: T) => boolean): Map<K, T[]> {
+  const parts = new Map<K, T[]>()
+  for (const row of rows) {
+    for (const key of keysOf(row)) {
+      const part = parts.get(key)
+      if (part === undefined) parts.set(key, [row])
+      else if (part.at(-1) !== row) part.push(row)
+    }
+  }
+  const compare = (a: T, b: T) => (before(a, b) ? -1 : before(b, a) ? 1 : 0)
+  for (const part of parts.values()) if (!part.every((row, index) => index === 0 || before(part[index - 1] as T, row))) part.sort(compare)
+  return parts
+}
+
+/**
+ * A table's rows in parts by keys that can change, a row in the part of each of its keys (a client
+ * in the part of each user assigned to it, none when nobody is), each part kept in the order
+ * `before` gives by a key that never changes (an id, a creation moment): a list of one key's rows
+ * in that order is then its part as it is. Built at its first use, then kept in step with the
+ * table's inserts, deletes and changes (Table.changed). A row's old keys are gone once it has
+ * changed, so a change or a delete looks for the row in every part, a binary search each: meant
+ * for keys of which a team has few (its members).
+ */
+export class PartitionByEach<K, T extends object> implements RowIndex<T> {
+  private parts: Map<K, T[]> | undefined
+
+  /** table: the table's rows, what handed-out rows are recorded against. */
+  constructor(
+    private readonly keysOf: (row: T) => readonly K[],
+    private readonly before: (a: T, b: T) => boolean,
+    private readonly table: readonly T[],
+  ) {}
+
+  /** The rows that have `key`, in `before`'s order (read-only). */
+  get(key: K): readonly T[] {
+    this.parts ??= partsOf(this.table, this.keysOf, this.before)
+    const part = this.parts.get(key) ?? []
+    if (recording.on) touchedAll(this.table, part)
+    return part
+  }
+
+  add(row: T): void {
+    this.update(row)
+  }
+
+  remove(row: T): void {
+    if (!this.parts) return
+    for (const part of this.parts.values()) {
+      const place = placeIn(part, row, this.before)
+      if (part[place] === row) part.splice(place, 1)
+    }
+  }
+
+  update(row: T): void {
+    if (!this.parts) return
+    const keys = new Set(this.keysOf(row))
+    for (const [key, part] of this.parts) {
+      const place = placeIn(part, row, this.before)
+      const holds = part[place] === row
+      if (holds && !keys.has(key)) part.splice(place, 1)
+      else if (!holds && keys.has(key)) part.splice(place, 0, row)
+      keys.delete(key)
+    }
+    for (const key of keys) this.parts.set(key, [row])
   }
 }
 

@@ -34,8 +34,12 @@ export type TeamState = { team: TeamRow; members: MemberRow[] } & TeamRows
 export interface TableDeclaration {
   /** The keys of the team's state whose rows it owns: a new team starts with them empty. */
   rows: ReadonlyArray<keyof TeamRows>
-  /** Its tables and indexes over the team's rows. */
-  open(state: TeamRows): Partial<TeamTables>
+  /**
+   * Its tables and indexes over the team's rows. `team` is the team being opened: the tables of the
+   * resources listed before this one (src/tables.ts) are there already, for an index that follows
+   * their rows; the others only once the team is open.
+   */
+  open(state: TeamRows, team: Team): Partial<TeamTables>
   /** A client is being deleted: drops this resource's rows of the client; returns the attachments they held. */
   dropClient?(team: Team, client: number): Iterable<number>
   /** Whether this resource's rows keep a client from being deleted. */
@@ -69,7 +73,7 @@ class TeamMembers {
     const rows = state as unknown as Record<string, unknown[] | undefined>
     for (const declaration of declarations) {
       for (const key of declaration.rows) rows[key] ??= []
-      Object.assign(this, declaration.open(state))
+      Object.assign(this, declaration.open(state, this.asTeam))
     }
     for (const member of state.members) this.membersByUser.set(member.user, member)
     if (sink) for (const [key, holder] of recordedParts(state)) register(sink, holder, `${state.team.id}/${key}`)

@@ -1,13 +1,15 @@
 // The list indexes (the clients' search trigrams, the records by status, the active and archived
-// parts, the clients by status and by reference, the stored order of the default lists) answer
-// exactly what a scan of every row would: after changes that move a row in or out of them (a name,
-// status or reference changed, a client deleted or archived, a correction accepted, a step
-// completed, the clock passing an expiry or set back, a snapshot restored), and over seeded random
-// runs of such changes against a brute-force answer.
+// parts, the clients by status and by reference, the parts by assignee, the stored order of the
+// default lists) answer exactly what a scan of every row would: after changes that move a row in or
+// out of them (a name, status or reference changed, a client deleted or archived, a correction
+// accepted, a step completed, assignees added, replaced or removed, the clock passing an expiry or
+// set back, a snapshot restored), and over seeded random runs of such changes against a
+// brute-force answer.
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { ApiClient } from '../support/api.ts'
 import { createTestMock, type TestMock } from '../support/mock.ts'
+import { ACCEPTED, upload } from '../support/uploads.ts'
 
 const DAY_SECONDS = 86_400
 
@@ -263,6 +265,128 @@ describe('lists by created_at kept in order apart from the table (credits, forms
   })
 })
 
+/** The ids of the clients `user` is assigned to, by asking each of the team's clients for its assignees (no index). */
+async function assignedByScan(api: ApiClient, user: number): Promise<number[]> {
+  const assigned: number[] = []
+  for (const id of (await everyPage(api, '/clients')).ids) {
+    const res = await api.get(`/clients/${id}/assignees`, { limit: 100 })
+    expect(res.status, res.text).toBe(200)
+    if (res.body.data.some((row: { team_member: { id: number } }) => row.team_member.id === user)) assigned.push(id)
+  }
+  return assigned
+}
+
+describe('the index by assignee', () => {
+  it('follows assignees added, replaced, removed and removed all at once: the assignee filter and an assigned-only member\'s lists', async () => {
+    const mock = createTestMock()
+    const team: NewTeam = mock.newTeam()
+    const api = team.api()
+    const own = team.api('assigned-only')
+    const member = team.users.member.id
+    const assignedOnly = team.users['assigned-only'].id
+    const clients = [await createClient(api, 'Ann', 'Able'), await createClient(api, 'Bob', 'Baker'), await createClient(api, 'Cy', 'Cole')]
+    const records = [await createRecord(api, clients[0] as number), await createRecord(api, clients[1] as number), await createRecord(api, clients[2] as number)]
+    const lists = async () => ({
+      own: (await everyPage(own, '/clients')).ids,
+      ownDesc: (await everyPage(own, '/clients', { order_by: 'desc' })).ids,
+      members: (await everyPage(api, '/clients', { assignee: member })).ids,
+      ownRecords: (await everyPage(own, '/records')).ids,
+      memberRecords: (await everyPage(api, '/records', { assignee: member })).ids,
+      pendingOwnRecords: (await everyPage(own, '/records', { status: 'pending' })).ids,
+    })
+    // Asked for first: the index is built, and every change below moves rows in it.
+    expect(await lists()).toEqual({ own: [], ownDesc: [], members: [], ownRecords: [], memberRecords: [], pendingOwnRecords: [] })
+
+    const assign = (parent: string, users: number[]) => api.post(`/${parent}/assignees`, users.map((user) => ({ type: 'team_member', team_member: user })))
+    expect((await assign(`clients/${clients[2]}`, [assignedOnly])).status).toBe(201)
+    expect((await assign(`clients/${clients[0]}`, [assignedOnly, member])).status).toBe(201)
+    expect((await assign(`records/${records[1]}`, [assignedOnly])).status).toBe(201)
+    expect((await assign(`records/${records[2]}`, [member, assignedOnly])).status).toBe(201)
+    expect(await lists()).toEqual({
+      own: [clients[0], clients[2]],
+      ownDesc: [clients[2], clients[0]],
+      members: [clients[0]],
+      ownRecords: [records[1], records[2]],
+      memberRecords: [records[2]],
+      pendingOwnRecords: [records[1], records[2]],
+    })
+    expect((await everyPage(api, '/clients', { assignee: assignedOnly, sort_by: 'name.last_name', order_by: 'desc' })).ids).toEqual([clients[2], clients[0]])
+
+    // A replace that only takes an assignee away, one assignee deleted, and all of a record's.
+    expect((await api.put(`/clients/${clients[0]}/assignees`, [{ type: 'team_member', team_member: member }])).status).toBe(204)
+    const cole = (await api.get(`/clients/${clients[2]}/assignees`)).body.data[0].id
+    expect((await api.delete(`/clients/${clients[2]}/assignees/${cole}`)).status).toBe(204)
+    expect((await api.delete(`/records/${records[2]}/assignees`)).status).toBe(204)
+    expect((await mock.control.post(`/records/${records[1]}/complete`, {})).status).toBe(200)
+    expect(await lists()).toEqual({ own: [], ownDesc: [], members: [clients[0]], ownRecords: [records[1]], memberRecords: [], pendingOwnRecords: [] })
+    expect(await assignedByScan(api, assignedOnly)).toEqual([])
+    expect(await assignedByScan(api, member)).toEqual([clients[0]])
+
+    // What an assigned-only member makes is assigned to them, and a client deleted leaves the index.
+    const made = await createClient(own, 'Di', 'Dent')
+    expect((await everyPage(own, '/clients')).ids).toEqual([made])
+    expect((await own.delete(`/clients/${made}`)).status).toBe(204)
+    expect((await everyPage(own, '/clients')).ids).toEqual([])
+  })
+
+  it('gives an assigned-only member of a generated team the clients, files and forms a scan gives, as clients are assigned and unassigned', async () => {
+    const mock = createTestMock()
+    const team: NewTeam = mock.newTeam({ generate: { clients: 30, records: 40 } })
+    const api = team.api()
+    const own = team.api('assigned-only')
+    const user = team.users['assigned-only'].id
+    const byCreation = (a: any, b: any) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.id - b.id)
+    const expectAssignedLists = async () => {
+      const clients = await assignedByScan(api, user)
+      expect((await everyPage(own, '/clients')).ids).toEqual(clients)
+      expect((await everyPage(api, '/clients', { assignee: user })).ids).toEqual(clients)
+      // Some were assigned when they were made (a random member each), archived since.
+      const archived = (await everyPage(api, '/clients', { visibility: 'archived' })).ids.filter((id) => clients.includes(id))
+      expect((await everyPage(own, '/clients', { visibility: 'archived', order_by: 'desc' })).ids).toEqual(archived.reverse())
+      const files: number[] = []
+      const forms: any[] = []
+      for (const client of clients) {
+        files.push(...(await everyPage(api, `/clients/${client}/files`)).ids)
+        forms.push(...(await everyPage(api, `/clients/${client}/forms`)).rows)
+      }
+      files.sort((a, b) => a - b)
+      expect((await everyPage(own, '/files')).ids).toEqual(files)
+      expect((await everyPage(own, '/files', { order_by: 'desc' })).ids).toEqual([...files].reverse())
+      expect((await everyPage(own, '/forms')).ids).toEqual([...forms].sort(byCreation).map((form) => form.id))
+      expect((await everyPage(own, '/forms', { type: 'internal', order_by: 'desc' })).ids).toEqual(
+        forms.filter((form) => form.type === 'internal').sort(byCreation).map((form) => form.id).reverse(),
+      )
+      return { clients, files, forms }
+    }
+    const before = await expectAssignedLists()
+    expect(before.clients.length).toBeGreaterThanOrEqual(3)
+    expect(before.files.length).toBeGreaterThan(0)
+    expect(before.forms.length).toBeGreaterThan(0)
+
+    // The client with the most files is taken away from the member, and one with files and forms they did not have is given to them.
+    const fileCount = async (client: number) => (await everyPage(api, `/clients/${client}/files`)).ids.length
+    const counts = await Promise.all(before.clients.map(async (client) => [client, await fileCount(client)] as const))
+    const taken = counts.reduce((most, next) => (next[1] > most[1] ? next : most))[0]
+    expect((await api.delete(`/clients/${taken}/assignees`)).status).toBe(204)
+    const others = (await everyPage(api, '/forms')).rows.map((form) => (typeof form.client === 'number' ? form.client : form.client.id)).filter((client) => !before.clients.includes(client))
+    const given = others.find((client) => client !== taken) as number
+    expect(given).toBeDefined()
+    expect((await api.post(`/clients/${given}/assignees`, [{ type: 'team_member', team_member: user }])).status).toBe(201)
+    const after = await expectAssignedLists()
+    expect(after.clients).toContain(given)
+    expect(after.clients).not.toContain(taken)
+    // A file made for a client of theirs is theirs to list at once, and goes with the client.
+    const attachment = await upload(api, 'contract.pdf', (ACCEPTED[0] as { bytes: Uint8Array }).bytes)
+    expect(attachment.status, attachment.text).toBe(201)
+    const file = await api.post(`/clients/${given}/files`, { attachment: attachment.body.id })
+    expect(file.status, file.text).toBe(201)
+    expect((await everyPage(own, '/files', { order_by: 'desc' })).ids[0]).toBe(file.body.id)
+    expect((await api.delete(`/clients/${given}/assignees`)).status).toBe(204)
+    expect((await everyPage(own, '/files')).ids).not.toContain(file.body.id)
+    await expectAssignedLists()
+  })
+})
+
 const NAMES = ['Smith', 'Smithson', 'Jones', 'Ødegård', 'Brown', 'Lee', 'Ngata', 'Müller']
 const SEARCHES = ['smith', 'son', 'ode', 'odegard', 'mull', 'lee', 'n', 'br ow', 'xyz']
 const CLIENT_STATUSES = ['pending', 'approved', 'rejected']
@@ -280,6 +404,7 @@ type Operation =
   | { kind: 'archive'; client: number; record: number }
   | { kind: 'status'; client: number; status: number }
   | { kind: 'reference'; client: number; reference: number }
+  | { kind: 'assign'; parent: 'clients' | 'records'; at: number; how: 'add' | 'replace' | 'remove'; users: number }
 
 // Clients made and renamed more often than the rest: most changes need a few clients to act on.
 const operation: fc.Arbitrary<Operation> = fc.oneof(
@@ -293,6 +418,17 @@ const operation: fc.Arbitrary<Operation> = fc.oneof(
   fc.record({ kind: fc.constant('archive' as const), client: fc.nat(20), record: fc.nat(20) }),
   fc.record({ kind: fc.constant('status' as const), client: fc.nat(20), status: fc.nat(CLIENT_STATUSES.length - 1) }),
   fc.record({ kind: fc.constant('reference' as const), client: fc.nat(20), reference: fc.nat(REFERENCES.length - 1) }),
+  // users: which of the member and the assigned-only member (bits 1 and 2) the body names.
+  {
+    arbitrary: fc.record({
+      kind: fc.constant('assign' as const),
+      parent: fc.constantFrom('clients' as const, 'records' as const),
+      at: fc.nat(20),
+      how: fc.constantFrom('add' as const, 'add' as const, 'replace' as const, 'remove' as const),
+      users: fc.integer({ min: 0, max: 3 }),
+    }),
+    weight: 4,
+  },
 )
 
 /** The search as a scan would do it (the names here fold by dropping their accents). */
@@ -301,15 +437,19 @@ const folded = (text: string) => text.normalize('NFKD').replace(/\p{Diacritic}/g
 describe('the list indexes against a brute-force scan', () => {
   it('give the same answers over seeded random changes', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(operation, { minLength: 1, maxLength: 25 }), async (operations) => {
+      fc.asyncProperty(fc.array(operation, { minLength: 1, maxLength: 40, size: 'medium' }), async (operations) => {
         const mock = createTestMock()
-        const api = mock.newTeam().api()
+        const team = mock.newTeam()
+        const api = team.api()
+        const own = team.api('assigned-only')
+        const assignable = [team.users.member.id, team.users['assigned-only'].id]
         const clients: number[] = []
         const records: number[] = []
         // Lists that build an index at their first use, asked for first: every change below then moves rows in them.
         const first: Array<Record<string, string>> = [{ sort_by: 'name.last_name' }, { sort_by: 'name.first_name' }, { visibility: 'active' }, { status: 'approved' }, { reference: 'cl-1' }]
         for (const query of first) await everyPage(api, '/clients', query)
         await everyPage(api, '/records', { visibility: 'active' })
+        for (const path of ['/clients', '/records']) await everyPage(own, path)
         for (const op of operations) {
           const pick = <T>(rows: readonly T[], at: number) => rows[at % rows.length] as T
           if (op.kind === 'create') clients.push(await createClient(api, pick(NAMES, op.first), pick(NAMES, op.last)))
@@ -326,7 +466,13 @@ describe('the list indexes against a brute-force scan', () => {
             if (res.status === 201) records.push(res.body.id)
           } else if (op.kind === 'complete' && records.length > 0) await mock.control.post(`/records/${pick(records, op.record)}/complete`, {})
           else if (op.kind === 'review' && records.length > 0) await api.patch(`/records/${pick(records, op.record)}`, { is_reviewed: true })
-          else if (op.kind === 'archive' && clients.length > 0) {
+          else if (op.kind === 'assign' && (op.parent === 'clients' ? clients : records).length > 0) {
+            const collection = `/${op.parent}/${pick(op.parent === 'clients' ? clients : records, op.at)}/assignees`
+            const body = assignable.filter((_, bit) => (op.users & (1 << bit)) !== 0).map((user) => ({ type: 'team_member', team_member: user }))
+            if (op.how === 'remove') await api.delete(collection)
+            else if (op.how === 'replace') await api.put(collection, body)
+            else if (body.length > 0) await api.post(collection, body)
+          } else if (op.kind === 'archive' && clients.length > 0) {
             // Archives a client and a record, or brings them back when they are archived already.
             const client = pick(clients, op.client)
             const archived = (await api.get(`/clients/${client}`)).body.archived_at !== null
@@ -383,6 +529,25 @@ describe('the list indexes against a brute-force scan', () => {
         for (const status of STATUSES) {
           expect(await statusIds(api, status), status).toEqual(await statusByScan(api, status))
           expect(await statusIds(api, status, { order_by: 'desc' }), status).toEqual(await statusByScan(api, status, { order_by: 'desc' }))
+        }
+        // The parts by assignee: the filter, and what the assigned-only member sees, against each row's assignees.
+        const assigneesOf = async (path: string) => (await api.get(`${path}/assignees`, { limit: 100 })).body.data.map((row: { team_member: { id: number } }) => row.team_member.id)
+        for (const user of assignable) {
+          const assignedClients: number[] = []
+          for (const client of everyClient) if ((await assigneesOf(`/clients/${client.id}`)).includes(user)) assignedClients.push(client.id)
+          const assignedRecords: any[] = []
+          for (const record of everyRecord) if ((await assigneesOf(`/records/${record.id}`)).includes(user)) assignedRecords.push(record)
+          expect((await everyPage(api, '/clients', { assignee: user })).ids, `clients of ${user}`).toEqual(assignedClients)
+          expect((await everyPage(api, '/clients', { assignee: user, status: 'approved', order_by: 'desc' })).ids).toEqual(
+            everyClient.filter((row) => assignedClients.includes(row.id) && row.status === 'approved').map((row) => row.id).reverse(),
+          )
+          expect((await everyPage(api, '/records', { assignee: user })).ids, `records of ${user}`).toEqual(assignedRecords.map((row) => row.id))
+          if (user !== team.users['assigned-only'].id) continue
+          expect((await everyPage(own, '/clients')).ids).toEqual(assignedClients)
+          expect((await everyPage(own, '/records', { order_by: 'desc' })).ids).toEqual(assignedRecords.map((row) => row.id).reverse())
+          for (const status of ['pending', 'complete']) {
+            expect((await everyPage(own, '/records', { status })).ids, status).toEqual(assignedRecords.filter((row) => row.status === status).map((row) => row.id))
+          }
         }
       }),
       { seed: 20260601, numRuns: 15, interruptAfterTimeLimit: 60_000 },

@@ -5,6 +5,8 @@
 // control API).
 import type { AppRoutes, RequestContext } from '../../context.ts'
 import { listObject, paginate } from '../../kernel/pagination.ts'
+import type { Table } from '../../store/table.ts'
+import type { Team } from '../../store/world.ts'
 import { presentAssignee } from './present.ts'
 import { addAssignees, getAssignee, removeAllAssignees, removeAssignee, replaceAssignees, type Assignable } from './service.ts'
 import type { AssigneeRow } from './rows.ts'
@@ -15,12 +17,22 @@ const ACTION_LIMIT = 100
 type Parent = Assignable & { id: number }
 /** The parent's id in the path: {id}, or {clientId} / {recordId} beside {assigneeId}. */
 export type ParentParams = { id?: number; clientId?: number; recordId?: number }
-type FindParent = (ctx: RequestContext, params: ParentParams) => Parent
 
-/** The five assignee operations of a parent (clients, organisations, records), found by find. */
-export function assigneesRoutes(routes: AppRoutes, name: 'clients' | 'organisations' | 'records', find: FindParent): void {
-  const added = (ctx: RequestContext, parent: Parent, rows: AssigneeRow[], baseUrl: string) =>
-    rows.length === 0 ? undefined : listObject(rows, ACTION_LIMIT, `${baseUrl}/${name}/${parent.id}/assignees`, (row) => presentAssignee(ctx, row))
+/**
+ * The five assignee operations of a parent (clients, organisations, records), found by find; the
+ * parent's table is told of every change (its indexes by assignee move the parent).
+ */
+export function assigneesRoutes<P extends Parent>(
+  routes: AppRoutes,
+  name: 'clients' | 'organisations' | 'records',
+  find: (ctx: RequestContext, params: ParentParams) => P,
+  tableOf: (team: Team) => Table<P>,
+): void {
+  // A replace may only take assignees away: the table is told whatever was added.
+  const added = (ctx: RequestContext, parent: P, rows: AssigneeRow[], baseUrl: string) => {
+    tableOf(ctx.team).changed(parent)
+    return rows.length === 0 ? undefined : listObject(rows, ACTION_LIMIT, `${baseUrl}/${name}/${parent.id}/assignees`, (row) => presentAssignee(ctx, row))
+  }
 
   routes.handle(`${name}.assignees.list`, { find }, ({ ctx, found, query, url }) =>
     paginate(found.assignees, query, url, (row) => presentAssignee(ctx, row)),
@@ -32,14 +44,20 @@ export function assigneesRoutes(routes: AppRoutes, name: 'clients' | 'organisati
     added(ctx, found, replaceAssignees(ctx, found, body), baseUrl),
   )
 
-  routes.handle(`${name}.assignees.deleteAll`, { find }, ({ found }) => removeAllAssignees(found))
+  routes.handle(`${name}.assignees.deleteAll`, { find }, ({ ctx, found }) => {
+    removeAllAssignees(found)
+    tableOf(ctx.team).changed(found)
+  })
 
   // Both ids of the path are looked up before any role check, as Laravel binds nested routes: 404 first.
   const findAssignee = (ctx: RequestContext, params: ParentParams & { assigneeId: number }) => {
     const parent = find(ctx, params)
     return { parent, assignee: getAssignee(parent, params.assigneeId) }
   }
-  routes.handle(`${name}.assignees.delete`, { find: findAssignee }, ({ found }) => removeAssignee(found.parent, found.assignee))
+  routes.handle(`${name}.assignees.delete`, { find: findAssignee }, ({ ctx, found }) => {
+    removeAssignee(found.parent, found.assignee)
+    tableOf(ctx.team).changed(found.parent)
+  })
 }
 
 /** A parent whose assignees can only be listed (cases). */

@@ -18,6 +18,11 @@ export function assignCreator(ctx: RequestContext, at: string): AssigneeRow[] {
   return seesOnlyAssigned(ctx.member.role) ? [{ id: ctx.store.nextId('assignee'), user: ctx.user.id, created_at: at }] : []
 }
 
+/** The users assigned to a client, organisation or record (what its table's index by assignee keys it by). */
+export function assignedUsers(holder: Assignable): number[] {
+  return holder.assignees.map((assignee) => assignee.user)
+}
+
 /** The users a body names, once each in order; a user who is not a member of the team is a 422 keyed by the item's path. */
 function namedUsers(ctx: RequestContext, input: AssigneesInputJson): number[] {
   const errors: ValidationErrors = {}

@@ -22,5 +22,5 @@ export function clientsRoutes(routes: AppRoutes): void {
 
   routes.handle('clients.address.replace', client, ({ ctx, found, body }) => presentAddress(replaceAddress(ctx, found, body).address))
 
-  assigneesRoutes(routes, 'clients', (ctx, params) => getClient(ctx, (params.id ?? params.clientId) as number))
+  assigneesRoutes(routes, 'clients', (ctx, params) => getClient(ctx, (params.id ?? params.clientId) as number), (team) => team.clients)
 }

@@ -73,23 +73,22 @@ export function listClients(ctx: RequestContext, query: ClientsListQuery): Liste
     (deletion_date === undefined || inDeletionBucket(client, deletion_date, today))
   if (words.length === 0) {
     const byIdOnly = (query.sort_by as string) === 'id'
-    const indexed = Number(wantedReference !== undefined) + Number(status !== undefined) + Number(visibility !== undefined)
-    const scanned = onlyAssigned || assignee !== undefined || deletion_date !== undefined
+    // Every client that can pass is in the index part of each filter an index answers (its
+    // reference, status, visibility, assignee, and the assigned-only caller's own): the shortest of
+    // them, in id order, is the part as it is when nothing else filters, else its clients that pass.
+    const parts: Array<readonly ClientRow[]> = []
+    if (wantedReference !== undefined) parts.push(ctx.team.clientsByReference.get(wantedReference))
+    if (status !== undefined) parts.push(ctx.team.clientsByStatus.get(status))
+    if (visibility !== undefined) parts.push(ctx.team.clientsByVisibility.get(visibility))
+    if (assignee !== undefined) parts.push(ctx.team.clientsByAssignee.get(assignee))
+    if (onlyAssigned) parts.push(ctx.team.clientsByAssignee.get(ctx.user.id))
+    const scanned = deletion_date !== undefined
     // Sorted by a name without a filter, the answer is the index's order as it is.
     const sortBy = query.sort_by
-    if (!scanned && indexed === 0 && (sortBy === 'name.first_name' || sortBy === 'name.last_name')) return inListOrder(ctx.team.clientsByName[sortBy].rows(), query.order_by)
-    // Every client that can pass is in the index part of its reference, status or visibility (the
-    // narrowest given), in id order: the part as it is when nothing else filters, else its clients that pass.
-    const part =
-      wantedReference !== undefined
-        ? ctx.team.clientsByReference.get(wantedReference)
-        : status !== undefined
-          ? ctx.team.clientsByStatus.get(status)
-          : visibility !== undefined
-            ? ctx.team.clientsByVisibility.get(visibility)
-            : undefined
-    if (part !== undefined) {
-      const clients = scanned || indexed > 1 ? part.filter(fits) : part
+    if (!scanned && parts.length === 0 && (sortBy === 'name.first_name' || sortBy === 'name.last_name')) return inListOrder(ctx.team.clientsByName[sortBy].rows(), query.order_by)
+    if (parts.length > 0) {
+      const part = parts.reduce((shortest, next) => (next.length < shortest.length ? next : shortest))
+      const clients = scanned || parts.length > 1 ? part.filter(fits) : part
       return byIdOnly ? inListOrder(clients, query.order_by) : sortRows(clients, sortAccessors, query)
     }
     const clients = scanned ? ctx.team.clients.filter(fits) : ctx.team.clients.all()

@@ -1,8 +1,9 @@
 // What this resource keeps in each team: its rows, tables and indexes, and its id sequences.
 import { declareTables } from '../../store/world.ts'
-import { Table, type InsertionOrder, type OrderedRows, type Partition } from '../../store/table.ts'
+import { Table, type InsertionOrder, type OrderedRows, type Partition, type PartitionByEach } from '../../store/table.ts'
 import { compareBy } from '../../kernel/sort.ts'
 import { visibilityOf, type Visibility } from '../../kernel/visibility.ts'
+import { assignedUsers } from '../assignees/index.ts'
 import type { ClientRow, ClientStatus } from './rows.ts'
 import { ClientSearchIndex } from './search-index.ts'
 
@@ -22,6 +23,8 @@ declare module '../../store/world.ts' {
     clientsByStatus: Partition<ClientStatus | null, ClientRow>
     /** The clients of each reference, lower-cased (null: none), in id order (the reference filter, which ignores case). */
     clientsByReference: Partition<string | null, ClientRow>
+    /** The clients each user is assigned to, in id order (the assignee filter, and what an assigned-only member sees). */
+    clientsByAssignee: PartitionByEach<number, ClientRow>
     /** The clients by first name and by last name (the list's sorts by name, without a filter). */
     clientsByName: Record<'name.first_name' | 'name.last_name', OrderedRows<ClientRow>>
   }
@@ -41,6 +44,7 @@ export const clientTables = declareTables({
       clientsByVisibility: clients.partitionBy(visibilityOf, (a, b) => a.id < b.id),
       clientsByStatus: clients.partitionBy((client) => client.status, (a, b) => a.id < b.id),
       clientsByReference: clients.partitionBy((client) => client.reference?.toLowerCase() ?? null, (a, b) => a.id < b.id),
+      clientsByAssignee: clients.partitionByEach(assignedUsers, (a, b) => a.id < b.id),
       clientsByName: {
         'name.first_name': clients.orderedBy(compareBy((client) => client.name.first_name)),
         'name.last_name': clients.orderedBy(compareBy((client) => client.name.last_name)),

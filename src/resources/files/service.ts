@@ -1,7 +1,7 @@
 // Files: a client's attachments with where they came from. The team's own uploads come through
 // POST /clients/{id}/files (routes.ts); record documents, forms and checks add theirs here when an
 // attachment becomes part of them, so GET /files and the client's files list show everything.
-import { canSee, type RequestContext, type TeamContext } from '../../context.ts'
+import type { RequestContext, TeamContext } from '../../context.ts'
 import type { ClientsFilesListQuery, FileCreateJson, FilesListQuery } from '../../contracts/generated.ts'
 import type { Binary } from '../../contracts/binary.ts'
 import { toTimestamp } from '../../kernel/clock.ts'
@@ -39,15 +39,12 @@ const sortAccessors: SortAccessors<FileRow, SortKey<FilesListQuery> | SortKey<Cl
 
 /** GET /files: every client's files; an assigned-only member's, of the clients assigned to them (FACTS.md "Roles"). */
 export function listFiles(ctx: RequestContext, query: FilesListQuery): ListedRows<FileRow> {
-  const onlyAssigned = seesOnlyAssigned(ctx.member.role)
-  const files = onlyAssigned
-    ? ctx.team.files.filter((file) => {
-        const client = ctx.team.clients.get(file.client)
-        return client !== undefined && canSee(ctx, client)
-      })
-    : ctx.team.files.all()
-  // Stored in id order, the files stay in it when filtered: the default sort is then the rows as they are.
-  return (query.sort_by as string) === 'id' && ctx.team.filesInIdOrder.holds ? inListOrder(files, query.order_by) : sortRows(files, sortAccessors, query)
+  // Stored in id order, as the assigned-only member's part is: the default sort is then the rows as they are.
+  if (seesOnlyAssigned(ctx.member.role)) {
+    const files = ctx.team.filesByAssignee.get(ctx.user.id)
+    return (query.sort_by as string) === 'id' ? inListOrder(files, query.order_by) : sortRows(files, sortAccessors, query)
+  }
+  return (query.sort_by as string) === 'id' && ctx.team.filesInIdOrder.holds ? inListOrder(ctx.team.files.all(), query.order_by) : sortRows(ctx.team.files.all(), sortAccessors, query)
 }
 
 /** GET /clients/{id}/files: source_type narrows a source, so it requires one (a 422 keyed source, as Laravel's required_with). */

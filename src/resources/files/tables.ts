@@ -1,6 +1,7 @@
 // What this resource keeps in each team: its rows, tables and indexes, and its id sequences.
 import { declareTables } from '../../store/world.ts'
-import { Table, type GroupIndex, type InsertionOrder } from '../../store/table.ts'
+import { Table, type GroupIndex, type InsertionOrder, type PartitionByEach } from '../../store/table.ts'
+import { partitionByClientAssignees } from '../clients/index.ts'
 import type { ClientDocumentRow, FileRow } from './rows.ts'
 
 declare module '../../store/world.ts' {
@@ -14,6 +15,8 @@ declare module '../../store/world.ts' {
     filesByAttachment: GroupIndex<number, FileRow>
     /** Whether the files as stored are in id order (the list's default sort). */
     filesInIdOrder: InsertionOrder<FileRow>
+    /** The files of the clients each user is assigned to, in id order (what an assigned-only member lists). */
+    filesByAssignee: PartitionByEach<number, FileRow>
     clientDocuments: Table<ClientDocumentRow>
   }
   interface IdSequences {
@@ -24,13 +27,15 @@ declare module '../../store/world.ts' {
 
 export const fileTables = declareTables({
   rows: ['files', 'client_documents'],
-  open(state) {
+  open(state, team) {
     const files = new Table(state.files)
+    const filesByClient = files.groupBy((file) => file.client)
     return {
       files,
-      filesByClient: files.groupBy((file) => file.client),
+      filesByClient,
       filesByAttachment: files.groupBy((file) => file.attachment),
       filesInIdOrder: files.insertionOrder((a, b) => a.id < b.id),
+      filesByAssignee: partitionByClientAssignees(team, files, filesByClient, (a, b) => a.id < b.id),
       clientDocuments: new Table(state.client_documents),
     }
   },

@@ -1,8 +1,9 @@
 // What this resource keeps in each team: its rows, tables and indexes, and its id sequences.
 import { declareTables } from '../../store/world.ts'
 import { compareBy } from '../../kernel/sort.ts'
-import { Table, type GroupIndex, type OrderedRows, type UniqueIndex } from '../../store/table.ts'
+import { Table, type GroupIndex, type OrderedRows, type PartitionByEach, type UniqueIndex } from '../../store/table.ts'
 import { attachmentsInAnswers } from '../attachments/index.ts'
+import { partitionByClientAssignees } from '../clients/index.ts'
 import type { FormRow } from './rows.ts'
 
 declare module '../../store/world.ts' {
@@ -15,6 +16,8 @@ declare module '../../store/world.ts' {
     formsByReference: UniqueIndex<string, FormRow>
     /** The forms by created_at (a record's forms come with it, a client's internal ones at their own moments). */
     formsByCreation: OrderedRows<FormRow>
+    /** The forms of the clients each user is assigned to, by created_at (what an assigned-only member lists). */
+    formsByAssignee: PartitionByEach<number, FormRow>
   }
   interface IdSequences {
     form: true
@@ -23,13 +26,16 @@ declare module '../../store/world.ts' {
 
 export const formTables = declareTables({
   rows: ['forms'],
-  open(state) {
+  open(state, team) {
     const forms = new Table(state.forms)
+    const formsByClient = forms.groupBy((form) => form.client)
+    const byCreation = compareBy((form: FormRow) => form.created_at)
     return {
       forms,
-      formsByClient: forms.groupBy((form) => form.client),
+      formsByClient,
       formsByReference: forms.uniqueBy((form) => form.reference),
-      formsByCreation: forms.orderedBy(compareBy((form) => form.created_at)),
+      formsByCreation: forms.orderedBy(byCreation),
+      formsByAssignee: partitionByClientAssignees(team, forms, formsByClient, (a, b) => byCreation(a, b) < 0),
     }
   },
   dropClient(team, client) {

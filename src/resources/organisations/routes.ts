@@ -69,5 +69,5 @@ export function organisationsRoutes(routes: AppRoutes): void {
     removeClientOrganisation(ctx, found.client, found.organisation),
   )
 
-  assigneesRoutes(routes, 'organisations', (ctx, params) => getOrganisation(ctx, params.id as number))
+  assigneesRoutes(routes, 'organisations', (ctx, params) => getOrganisation(ctx, params.id as number), (team) => team.organisations)
 }

@@ -31,5 +31,5 @@ export function recordsRoutes(routes: AppRoutes): void {
   )
 
   // An assigned-only member manages only the records they see (assigned to them), like clients.
-  assigneesRoutes(routes, 'records', (ctx, params) => getRecord(ctx, (params.id ?? params.recordId) as number))
+  assigneesRoutes(routes, 'records', (ctx, params) => getRecord(ctx, (params.id ?? params.recordId) as number), (team) => team.records)
 }

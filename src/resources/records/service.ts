@@ -67,9 +67,16 @@ export function listRecords(ctx: RequestContext, query: RecordsListQuery, rows?:
   const unfiltered = !onlyAssigned && visibility === undefined && createdBy === undefined && assignee === undefined && clientVisibility === undefined
   // Rows in creation order stay in it when filtered: sort_by=created_at is then the rows as they are.
   const inCreationOrder = (records: readonly RecordRow[]) => inListOrder(records, query.order_by)
+  // The records of a user (the assignee filter naming one, an assigned-only caller's own): the index's part, in creation order.
+  const assigned = rows !== undefined ? undefined : onlyAssigned ? ctx.team.recordsByAssignee.get(ctx.user.id) : typeof assignee === 'number' ? ctx.team.recordsByAssignee.get(assignee) : undefined
   if (rows === undefined && status !== undefined) {
     const index = ctx.team.recordsByStatus
     const bucket = index.withStatus(ctx.team, status, now)
+    // The user's part, where shorter than the status's bucket, with the status checked on each.
+    if (assigned !== undefined && assigned.length < bucket.length) {
+      const records = assigned.filter((record) => wanted(record) && recordStatus(ctx.team, record, now) === status)
+      return query.sort_by === 'created_at' && ctx.team.recordsInCreationOrder.holds ? inCreationOrder(records) : sortRows(records, sortAccessors(ctx), query)
+    }
     const records = unfiltered ? bucket : bucket.filter(wanted)
     return query.sort_by === 'created_at' && index.inCreationOrder ? inCreationOrder(records) : sortRows(records, sortAccessors(ctx), query)
   }
@@ -77,8 +84,8 @@ export function listRecords(ctx: RequestContext, query: RecordsListQuery, rows?:
   // The team's records filtered by visibility alone: the index's part as it is (in creation order).
   const byVisibilityAlone = !onlyAssigned && createdBy === undefined && assignee === undefined && clientVisibility === undefined && visibility !== undefined
   if (rows === undefined && status === undefined && byVisibilityAlone && byCreation) return inCreationOrder(ctx.team.recordsByVisibility.get(visibility))
-  // The team's records, or a client's (a group keeps the table's order), with their filters.
-  const all = rows ?? ctx.team.records.all()
+  // The team's records (or the user's part of them), or a client's (a group keeps the table's order), with their filters.
+  const all = rows ?? assigned ?? ctx.team.records.all()
   const records = unfiltered && status === undefined ? all : all.filter((record) => wanted(record) && (status === undefined || recordStatus(ctx.team, record, now) === status))
   return byCreation ? inCreationOrder(records) : sortRows(records, sortAccessors(ctx), query)
 }

@@ -1,7 +1,8 @@
 // What this resource keeps in each team: its rows, tables and indexes, and its id sequences.
 import { declareTables } from '../../store/world.ts'
-import { Table, type GroupIndex, type InsertionOrder, type Partition, type UniqueIndex } from '../../store/table.ts'
+import { Table, type GroupIndex, type InsertionOrder, type Partition, type PartitionByEach, type UniqueIndex } from '../../store/table.ts'
 import { visibilityOf, type Visibility } from '../../kernel/visibility.ts'
+import { assignedUsers } from '../assignees/index.ts'
 import type { CheckRow, CorrectionRow, RecordDocumentRow, RecordRow, RecordTemplateRow, StepReviewRow } from './rows.ts'
 import { createdBefore, RecordStatusIndex, surelyCreatedBefore } from './status-index.ts'
 
@@ -25,6 +26,8 @@ declare module '../../store/world.ts' {
     recordsInCreationOrder: InsertionOrder<RecordRow>
     /** Active and archived records, each in creation order (the visibility filter). */
     recordsByVisibility: Partition<Visibility, RecordRow>
+    /** The records each user is assigned to, in creation order (the assignee filter, and what an assigned-only member sees). */
+    recordsByAssignee: PartitionByEach<number, RecordRow>
     checks: Table<CheckRow>
     stepReviews: Table<StepReviewRow>
     reviewsByStep: GroupIndex<number, StepReviewRow>
@@ -60,6 +63,7 @@ export const recordTables = declareTables({
       recordsByStatus: records.index(new RecordStatusIndex(state.records)),
       recordsInCreationOrder: records.insertionOrder(surelyCreatedBefore),
       recordsByVisibility: records.partitionBy(visibilityOf, createdBefore),
+      recordsByAssignee: records.partitionByEach(assignedUsers, createdBefore),
       checks,
       stepReviews,
       reviewsByStep: stepReviews.groupBy((review) => review.step),
