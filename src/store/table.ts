@@ -143,12 +143,17 @@ export class Table<T extends { id: number }> implements Iterable<T> {
 
 /** Where a row is, or goes, in rows kept in the order `before` gives (a binary search). */
 export function placeIn<T>(rows: readonly T[], row: T, before: (a: T, b: T) => boolean): number {
+  return firstWhere(rows, (other) => !before(other, row))
+}
+
+/** The first of the rows that `reached` holds for, by a binary search: it must hold for every row after one it holds for. rows.length when none. */
+export function firstWhere<T>(rows: readonly T[], reached: (row: T) => boolean): number {
   let low = 0
   let high = rows.length
   while (low < high) {
     const middle = (low + high) >>> 1
-    if (before(rows[middle] as T, row)) low = middle + 1
-    else high = middle
+    if (reached(rows[middle] as T)) high = middle
+    else low = middle + 1
   }
   return low
 }

@@ -1,10 +1,10 @@
 // The list indexes (the clients' search trigrams, the records by status, the active and archived
-// parts, the clients by status and by reference, the parts by assignee, the stored order of the
-// default lists) answer exactly what a scan of every row would: after changes that move a row in or
-// out of them (a name, status or reference changed, a client deleted or archived, a correction
-// accepted, a step completed, assignees added, replaced or removed, the clock passing an expiry or
-// set back, a snapshot restored), and over seeded random runs of such changes against a
-// brute-force answer.
+// parts, the clients by status, reference and deletion date, the parts by assignee, the records by
+// maker and by their client's visibility, the stored order of the default lists) answer exactly
+// what a scan of every row would: after changes that move a row in or out of them (a name, status,
+// reference or deletion date changed, a client deleted or archived, a correction accepted, a step
+// completed, assignees added, replaced or removed, the clock passing an expiry or set back, a
+// snapshot restored), and over seeded random runs of such changes against a brute-force answer.
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { ApiClient } from '../support/api.ts'
@@ -12,6 +12,9 @@ import { createTestMock, type TestMock } from '../support/mock.ts'
 import { ACCEPTED, upload } from '../support/uploads.ts'
 
 const DAY_SECONDS = 86_400
+
+/** The UTC date of a moment, as the API writes dates. */
+const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10)
 
 type NewTeam = ReturnType<TestMock['newTeam']>
 
@@ -397,7 +400,8 @@ type Operation =
   | { kind: 'create'; first: number; last: number }
   | { kind: 'rename'; client: number; last: number }
   | { kind: 'delete'; client: number }
-  | { kind: 'record'; client: number; steps: number }
+  | { kind: 'record'; client: number; steps: number; byMember: boolean }
+  | { kind: 'deletion'; client: number; days: number | null }
   | { kind: 'complete'; record: number }
   | { kind: 'review'; record: number }
   | { kind: 'advance'; hours: number }
@@ -411,7 +415,9 @@ const operation: fc.Arbitrary<Operation> = fc.oneof(
   { arbitrary: fc.record({ kind: fc.constant('create' as const), first: fc.nat(NAMES.length - 1), last: fc.nat(NAMES.length - 1) }), weight: 3 },
   { arbitrary: fc.record({ kind: fc.constant('rename' as const), client: fc.nat(20), last: fc.nat(NAMES.length - 1) }), weight: 3 },
   fc.record({ kind: fc.constant('delete' as const), client: fc.nat(20) }),
-  fc.record({ kind: fc.constant('record' as const), client: fc.nat(20), steps: fc.integer({ min: 1, max: 2 }) }),
+  fc.record({ kind: fc.constant('record' as const), client: fc.nat(20), steps: fc.integer({ min: 1, max: 2 }), byMember: fc.boolean() }),
+  // A deletion date some days from the mock's today (null: none), so every bucket fills and the clock moves dates between them.
+  fc.record({ kind: fc.constant('deletion' as const), client: fc.nat(20), days: fc.option(fc.integer({ min: -3, max: 3 }), { nil: null }) }),
   fc.record({ kind: fc.constant('complete' as const), record: fc.nat(20) }),
   fc.record({ kind: fc.constant('review' as const), record: fc.nat(20) }),
   fc.record({ kind: fc.constant('advance' as const), hours: fc.integer({ min: 1, max: 24 * 40 }) }),
@@ -442,14 +448,31 @@ describe('the list indexes against a brute-force scan', () => {
         const team = mock.newTeam()
         const api = team.api()
         const own = team.api('assigned-only')
+        const member = team.api('member')
         const assignable = [team.users.member.id, team.users['assigned-only'].id]
         const clients: number[] = []
         const records: number[] = []
+        /** Who made each record (its JSON does not say). */
+        const madeBy = new Map<number, number>()
         // Lists that build an index at their first use, asked for first: every change below then moves rows in them.
-        const first: Array<Record<string, string>> = [{ sort_by: 'name.last_name' }, { sort_by: 'name.first_name' }, { visibility: 'active' }, { status: 'approved' }, { reference: 'cl-1' }]
+        const first: Array<Record<string, string>> = [{ sort_by: 'name.last_name' }, { sort_by: 'name.first_name' }, { visibility: 'active' }, { status: 'approved' }, { reference: 'cl-1' }, { deletion_date: 'today' }]
         for (const query of first) await everyPage(api, '/clients', query)
-        await everyPage(api, '/records', { visibility: 'active' })
+        const firstRecords: Array<Record<string, string | number>> = [{ visibility: 'active' }, { created_by: team.users.owner.id }, { assignee: 'true' }, { client_visibility: 'active' }]
+        for (const query of firstRecords) await everyPage(api, '/records', query)
         for (const path of ['/clients', '/records']) await everyPage(own, path)
+        // Every run starts with a few clients and records, by the owner and by a member, for its
+        // changes to act on: a client in each deletion date bucket, two of them in the reverse of id order.
+        const baseDays = [2, 1, 0, null, -1, -2]
+        for (const [index, days] of baseDays.entries()) {
+          const deletion_date = days === null ? null : dayOf(mock.clock.now().getTime() + days * DAY_SECONDS * 1000)
+          clients.push(await createClient(api, NAMES[index] as string, NAMES[(index + 3) % NAMES.length] as string, { deletion_date }))
+        }
+        for (const [index, maker] of [api, member, api, member].entries()) {
+          const res = await maker.post('/records', { client: clients[index % clients.length], steps: [{ type: 'check.identity' }], notification: false })
+          expect(res.status, res.text).toBe(201)
+          records.push(res.body.id)
+          madeBy.set(res.body.id, maker === member ? team.users.member.id : team.users.owner.id)
+        }
         for (const op of operations) {
           const pick = <T>(rows: readonly T[], at: number) => rows[at % rows.length] as T
           if (op.kind === 'create') clients.push(await createClient(api, pick(NAMES, op.first), pick(NAMES, op.last)))
@@ -460,10 +483,16 @@ describe('the list indexes against a brute-force scan', () => {
           else if (op.kind === 'delete' && clients.length > 0) {
             const client = pick(clients, op.client)
             if ((await api.delete(`/clients/${client}`)).status === 204) clients.splice(clients.indexOf(client), 1)
+          } else if (op.kind === 'deletion' && clients.length > 0) {
+            const date = op.days === null ? null : dayOf(mock.clock.now().getTime() + op.days * DAY_SECONDS * 1000)
+            await api.patch(`/clients/${pick(clients, op.client)}`, { deletion_date: date })
           } else if (op.kind === 'record' && clients.length > 0) {
             const steps = Array.from({ length: op.steps }, () => ({ type: 'check.identity' }))
-            const res = await api.post('/records', { client: pick(clients, op.client), steps, notification: false })
-            if (res.status === 201) records.push(res.body.id)
+            const res = await (op.byMember ? member : api).post('/records', { client: pick(clients, op.client), steps, notification: false })
+            if (res.status === 201) {
+              records.push(res.body.id)
+              madeBy.set(res.body.id, op.byMember ? team.users.member.id : team.users.owner.id)
+            }
           } else if (op.kind === 'complete' && records.length > 0) await mock.control.post(`/records/${pick(records, op.record)}/complete`, {})
           else if (op.kind === 'review' && records.length > 0) await api.patch(`/records/${pick(records, op.record)}`, { is_reviewed: true })
           else if (op.kind === 'assign' && (op.parent === 'clients' ? clients : records).length > 0) {
@@ -530,6 +559,35 @@ describe('the list indexes against a brute-force scan', () => {
           expect(await statusIds(api, status), status).toEqual(await statusByScan(api, status))
           expect(await statusIds(api, status, { order_by: 'desc' }), status).toEqual(await statusByScan(api, status, { order_by: 'desc' }))
         }
+        // The deletion date buckets against the mock's today, alone and with a status.
+        const today = dayOf(mock.clock.now().getTime())
+        const buckets: Record<string, (date: string | null) => boolean> = {
+          not_set: (date) => date === null,
+          today: (date) => date === today,
+          upcoming: (date) => date !== null && date > today,
+          overdue: (date) => date !== null && date < today,
+        }
+        for (const [bucket, holds] of Object.entries(buckets)) {
+          const inBucket = everyClient.filter((row) => holds(row.deletion_date))
+          expect((await everyPage(api, '/clients', { deletion_date: bucket })).ids, bucket).toEqual(inBucket.map((row) => row.id))
+          expect((await everyPage(api, '/clients', { deletion_date: bucket, status: 'approved', order_by: 'desc' })).ids, bucket).toEqual(
+            inBucket.filter((row) => row.status === 'approved').map((row) => row.id).reverse(),
+          )
+        }
+        // The records by their maker, by having assignees, and by their client's visibility.
+        const clientArchived = new Map(everyClient.map((row) => [row.id, row.archived_at !== null]))
+        const recordFilters: Array<[Record<string, string | number>, (record: any) => boolean]> = [
+          [{ created_by: team.users.owner.id }, (record) => madeBy.get(record.id) === team.users.owner.id],
+          [{ creator: team.users.member.id }, (record) => madeBy.get(record.id) === team.users.member.id],
+          [{ client_visibility: 'archived' }, (record) => clientArchived.get(record.client) === true],
+          [{ client_visibility: 'active' }, (record) => clientArchived.get(record.client) === false],
+        ]
+        for (const [query, holds] of recordFilters) {
+          expect((await everyPage(api, '/records', query)).ids, JSON.stringify(query)).toEqual(everyRecord.filter(holds).map((row) => row.id))
+          expect((await everyPage(api, '/records', { ...query, status: 'pending', order_by: 'desc' })).ids, JSON.stringify(query)).toEqual(
+            everyRecord.filter((row) => holds(row) && row.status === 'pending').map((row) => row.id).reverse(),
+          )
+        }
         // The parts by assignee: the filter, and what the assigned-only member sees, against each row's assignees.
         const assigneesOf = async (path: string) => (await api.get(`${path}/assignees`, { limit: 100 })).body.data.map((row: { team_member: { id: number } }) => row.team_member.id)
         for (const user of assignable) {
@@ -542,6 +600,11 @@ describe('the list indexes against a brute-force scan', () => {
             everyClient.filter((row) => assignedClients.includes(row.id) && row.status === 'approved').map((row) => row.id).reverse(),
           )
           expect((await everyPage(api, '/records', { assignee: user })).ids, `records of ${user}`).toEqual(assignedRecords.map((row) => row.id))
+          const anyAssigned = new Set<number>()
+          for (const record of everyRecord) if ((await assigneesOf(`/records/${record.id}`)).length > 0) anyAssigned.add(record.id)
+          for (const has of [true, false]) {
+            expect((await everyPage(api, '/records', { assignee: String(has) })).ids, `assignee=${has}`).toEqual(everyRecord.filter((row) => anyAssigned.has(row.id) === has).map((row) => row.id))
+          }
           if (user !== team.users['assigned-only'].id) continue
           expect((await everyPage(own, '/clients')).ids).toEqual(assignedClients)
           expect((await everyPage(own, '/records', { order_by: 'desc' })).ids).toEqual(assignedRecords.map((row) => row.id).reverse())

@@ -1,4 +1,4 @@
-export { partitionByClientAssignees } from './assigned-rows.ts'
+export { partitionByClientAssignees, partitionByClientVisibility } from './client-rows.ts'
 export { DELETION_DUE_JOB, scheduleSeededDeletionReminders } from './jobs.ts'
 export { presentAddress, presentClient, presentName } from './present.ts'
 export { EMPTY_ADDRESS, type AddressRow, type ClientRow, type ClientStatus, type NameRow } from './rows.ts'

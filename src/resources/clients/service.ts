@@ -8,6 +8,7 @@ import { inListOrder, type ListedRows } from '../../kernel/pagination.ts'
 import { hasVisibility } from '../../kernel/visibility.ts'
 import { assignCreator } from '../assignees/index.ts'
 import { releaseAttachments } from '../attachments/index.ts'
+import { firstWhere } from '../../store/table.ts'
 import type { Team } from '../../store/world.ts'
 import { cancelDeletionReminder, scheduleDeletionReminder } from './jobs.ts'
 import { EMPTY_ADDRESS, type AddressRow, type ClientRow, type NameRow } from './rows.ts'
@@ -43,6 +44,27 @@ const sortAccessors: SortAccessors<ClientRow, SortKey<ClientsListQuery>> = {
   archived_at: (client) => client.archived_at,
 }
 
+/**
+ * The clients of a deletion_date bucket, from the clients kept by deletion date: a range of them,
+ * found by binary searches. Those without a date, and those of one date, are in id order there.
+ */
+function deletionBucket(team: Team, bucket: NonNullable<ClientsListQuery['deletion_date']>, today: string): { clients: readonly ClientRow[]; inIdOrder: boolean } {
+  const rows = team.clientsByDeletionDate.rows()
+  const dated = firstWhere(rows, (client) => client.deletion_date !== null)
+  const fromToday = firstWhere(rows, (client) => client.deletion_date !== null && client.deletion_date >= today)
+  const afterToday = firstWhere(rows, (client) => client.deletion_date !== null && client.deletion_date > today)
+  switch (bucket) {
+    case 'not_set':
+      return { clients: rows.slice(0, dated), inIdOrder: true }
+    case 'today':
+      return { clients: rows.slice(fromToday, afterToday), inIdOrder: true }
+    case 'upcoming':
+      return { clients: rows.slice(afterToday), inIdOrder: false }
+    default:
+      return { clients: rows.slice(dated, fromToday), inIdOrder: false }
+  }
+}
+
 /** deletion_date buckets, against the mock's clock (UTC dates compare as strings). */
 function inDeletionBucket(client: ClientRow, bucket: string, today: string): boolean {
   const date = client.deletion_date
@@ -73,27 +95,28 @@ export function listClients(ctx: RequestContext, query: ClientsListQuery): Liste
     (deletion_date === undefined || inDeletionBucket(client, deletion_date, today))
   if (words.length === 0) {
     const byIdOnly = (query.sort_by as string) === 'id'
-    // Every client that can pass is in the index part of each filter an index answers (its
-    // reference, status, visibility, assignee, and the assigned-only caller's own): the shortest of
-    // them, in id order, is the part as it is when nothing else filters, else its clients that pass.
-    const parts: Array<readonly ClientRow[]> = []
-    if (wantedReference !== undefined) parts.push(ctx.team.clientsByReference.get(wantedReference))
-    if (status !== undefined) parts.push(ctx.team.clientsByStatus.get(status))
-    if (visibility !== undefined) parts.push(ctx.team.clientsByVisibility.get(visibility))
-    if (assignee !== undefined) parts.push(ctx.team.clientsByAssignee.get(assignee))
-    if (onlyAssigned) parts.push(ctx.team.clientsByAssignee.get(ctx.user.id))
-    const scanned = deletion_date !== undefined
-    // Sorted by a name without a filter, the answer is the index's order as it is.
+    // Every client that can pass is in the index part of each filter given (its reference, status,
+    // visibility, assignee, deletion date bucket, and the assigned-only caller's own): the shortest,
+    // as it is when it is the only filter, else its clients that pass. Parts in id order need no
+    // sort for the default one.
+    const parts: Array<{ clients: readonly ClientRow[]; inIdOrder: boolean }> = []
+    const part = (clients: readonly ClientRow[]) => parts.push({ clients, inIdOrder: true })
+    if (wantedReference !== undefined) part(ctx.team.clientsByReference.get(wantedReference))
+    if (status !== undefined) part(ctx.team.clientsByStatus.get(status))
+    if (visibility !== undefined) part(ctx.team.clientsByVisibility.get(visibility))
+    if (assignee !== undefined) part(ctx.team.clientsByAssignee.get(assignee))
+    if (onlyAssigned) part(ctx.team.clientsByAssignee.get(ctx.user.id))
+    if (deletion_date !== undefined) parts.push(deletionBucket(ctx.team, deletion_date, today))
     const sortBy = query.sort_by
-    if (!scanned && parts.length === 0 && (sortBy === 'name.first_name' || sortBy === 'name.last_name')) return inListOrder(ctx.team.clientsByName[sortBy].rows(), query.order_by)
-    if (parts.length > 0) {
-      const part = parts.reduce((shortest, next) => (next.length < shortest.length ? next : shortest))
-      const clients = scanned || parts.length > 1 ? part.filter(fits) : part
-      return byIdOnly ? inListOrder(clients, query.order_by) : sortRows(clients, sortAccessors, query)
+    if (parts.length === 0) {
+      // Sorted by a name, the answer is the index's order as it is; stored in id order, the default sort is the rows as they are.
+      if (sortBy === 'name.first_name' || sortBy === 'name.last_name') return inListOrder(ctx.team.clientsByName[sortBy].rows(), query.order_by)
+      const clients = ctx.team.clients.all()
+      return byIdOnly && ctx.team.clientsInIdOrder.holds ? inListOrder(clients, query.order_by) : sortRows(clients, sortAccessors, query)
     }
-    const clients = scanned ? ctx.team.clients.filter(fits) : ctx.team.clients.all()
-    // Stored in id order, the clients stay in it when filtered: the default sort is then the rows as they are.
-    return byIdOnly && ctx.team.clientsInIdOrder.holds ? inListOrder(clients, query.order_by) : sortRows(clients, sortAccessors, query)
+    const shortest = parts.reduce((best, next) => (next.clients.length < best.clients.length ? next : best))
+    const clients = parts.length > 1 ? shortest.clients.filter(fits) : shortest.clients
+    return byIdOnly && shortest.inIdOrder ? inListOrder(clients, query.order_by) : sortRows(clients, sortAccessors, query)
   }
   const organisationNames = organisationNamesByClient(ctx.team)
   const found = (entry: IndexedClient) => fits(entry.client) && holdsEveryWord(words, entry.text, organisationNames.get(entry.client.id))

@@ -25,12 +25,22 @@ declare module '../../store/world.ts' {
     clientsByReference: Partition<string | null, ClientRow>
     /** The clients each user is assigned to, in id order (the assignee filter, and what an assigned-only member sees). */
     clientsByAssignee: PartitionByEach<number, ClientRow>
+    /** The clients by deletion date, those without one first (the deletion_date filter's buckets: ranges of it). */
+    clientsByDeletionDate: OrderedRows<ClientRow>
     /** The clients by first name and by last name (the list's sorts by name, without a filter). */
     clientsByName: Record<'name.first_name' | 'name.last_name', OrderedRows<ClientRow>>
   }
   interface IdSequences {
     client: true
   }
+}
+
+/** By deletion date as the filter's buckets compare them (as strings: UTC dates), those without one first, ties by id. */
+function byDeletionDate(a: ClientRow, b: ClientRow): number {
+  if (a.deletion_date === b.deletion_date) return a.id - b.id
+  if (a.deletion_date === null) return -1
+  if (b.deletion_date === null) return 1
+  return a.deletion_date < b.deletion_date ? -1 : 1
 }
 
 export const clientTables = declareTables({
@@ -45,6 +55,7 @@ export const clientTables = declareTables({
       clientsByStatus: clients.partitionBy((client) => client.status, (a, b) => a.id < b.id),
       clientsByReference: clients.partitionBy((client) => client.reference?.toLowerCase() ?? null, (a, b) => a.id < b.id),
       clientsByAssignee: clients.partitionByEach(assignedUsers, (a, b) => a.id < b.id),
+      clientsByDeletionDate: clients.orderedBy(byDeletionDate),
       clientsByName: {
         'name.first_name': clients.orderedBy(compareBy((client) => client.name.first_name)),
         'name.last_name': clients.orderedBy(compareBy((client) => client.name.last_name)),

@@ -48,8 +48,8 @@ function sortAccessors(ctx: RequestContext): SortAccessors<RecordRow, SortKey<Re
 }
 
 /**
- * rows: the records to list (a client's); all the team's by default, where a status filter reads
- * the status index and, sorted by created_at, keeps its order instead of sorting.
+ * rows: the records to list (a client's); all the team's by default, where every filter reads an
+ * index (README "List indexes") and, sorted by created_at, keeps its order instead of sorting.
  */
 export function listRecords(ctx: RequestContext, query: RecordsListQuery, rows?: readonly RecordRow[]): ListedRows<RecordRow> {
   const { status, visibility, assignee, client_visibility: clientVisibility } = query
@@ -64,30 +64,30 @@ export function listRecords(ctx: RequestContext, query: RecordsListQuery, rows?:
     (assignee === undefined ||
       (typeof assignee === 'boolean' ? record.assignees.length > 0 === assignee : record.assignees.some((row) => row.user === assignee))) &&
     (clientVisibility === undefined || hasVisibility(clientVisibility, ctx.team.clients.get(record.client)?.archived_at))
-  const unfiltered = !onlyAssigned && visibility === undefined && createdBy === undefined && assignee === undefined && clientVisibility === undefined
-  // Rows in creation order stay in it when filtered: sort_by=created_at is then the rows as they are.
-  const inCreationOrder = (records: readonly RecordRow[]) => inListOrder(records, query.order_by)
-  // The records of a user (the assignee filter naming one, an assigned-only caller's own): the index's part, in creation order.
-  const assigned = rows !== undefined ? undefined : onlyAssigned ? ctx.team.recordsByAssignee.get(ctx.user.id) : typeof assignee === 'number' ? ctx.team.recordsByAssignee.get(assignee) : undefined
-  if (rows === undefined && status !== undefined) {
-    const index = ctx.team.recordsByStatus
-    const bucket = index.withStatus(ctx.team, status, now)
-    // The user's part, where shorter than the status's bucket, with the status checked on each.
-    if (assigned !== undefined && assigned.length < bucket.length) {
-      const records = assigned.filter((record) => wanted(record) && recordStatus(ctx.team, record, now) === status)
-      return query.sort_by === 'created_at' && ctx.team.recordsInCreationOrder.holds ? inCreationOrder(records) : sortRows(records, sortAccessors(ctx), query)
-    }
-    const records = unfiltered ? bucket : bucket.filter(wanted)
-    return query.sort_by === 'created_at' && index.inCreationOrder ? inCreationOrder(records) : sortRows(records, sortAccessors(ctx), query)
-  }
-  const byCreation = query.sort_by === 'created_at' && ctx.team.recordsInCreationOrder.holds
-  // The team's records filtered by visibility alone: the index's part as it is (in creation order).
-  const byVisibilityAlone = !onlyAssigned && createdBy === undefined && assignee === undefined && clientVisibility === undefined && visibility !== undefined
-  if (rows === undefined && status === undefined && byVisibilityAlone && byCreation) return inCreationOrder(ctx.team.recordsByVisibility.get(visibility))
-  // The team's records (or the user's part of them), or a client's (a group keeps the table's order), with their filters.
-  const all = rows ?? assigned ?? ctx.team.records.all()
-  const records = unfiltered && status === undefined ? all : all.filter((record) => wanted(record) && (status === undefined || recordStatus(ctx.team, record, now) === status))
-  return byCreation ? inCreationOrder(records) : sortRows(records, sortAccessors(ctx), query)
+  const passes = (record: RecordRow) => wanted(record) && (status === undefined || recordStatus(ctx.team, record, now) === status)
+  const sorted = (records: readonly RecordRow[], inCreationOrder: boolean) =>
+    query.sort_by === 'created_at' && inCreationOrder ? inListOrder(records, query.order_by) : sortRows(records, sortAccessors(ctx), query)
+  // Stored in creation order (as the table mostly is), a client's records (a group keeps the
+  // table's order) and the index parts below keep it when filtered: sort_by=created_at is then the rows as they are.
+  const stored = ctx.team.recordsInCreationOrder.holds
+  if (rows !== undefined) return sorted(status === undefined && !onlyAssigned && visibility === undefined && createdBy === undefined && assignee === undefined && clientVisibility === undefined ? rows : rows.filter(passes), stored)
+  // Every record that can pass is in the index part of each filter given, which keeps creation
+  // order (the status's where every created_at has the mock's one shape, the others where the
+  // table's rows are stored in it): the shortest part, as it is when it is the only filter, else
+  // its records that pass.
+  const parts: Array<{ records: readonly RecordRow[]; inOrder: boolean; status?: true }> = []
+  if (status !== undefined) parts.push({ records: ctx.team.recordsByStatus.withStatus(ctx.team, status, now), inOrder: ctx.team.recordsByStatus.inCreationOrder, status: true })
+  if (visibility !== undefined) parts.push({ records: ctx.team.recordsByVisibility.get(visibility), inOrder: stored })
+  if (createdBy !== undefined) parts.push({ records: ctx.team.recordsByCreator.get(createdBy), inOrder: stored })
+  if (typeof assignee === 'number') parts.push({ records: ctx.team.recordsByAssignee.get(assignee), inOrder: stored })
+  if (typeof assignee === 'boolean') parts.push({ records: ctx.team.recordsByHavingAssignees.get(assignee), inOrder: stored })
+  if (clientVisibility !== undefined) parts.push({ records: ctx.team.recordsByClientVisibility.get(clientVisibility), inOrder: stored })
+  if (onlyAssigned) parts.push({ records: ctx.team.recordsByAssignee.get(ctx.user.id), inOrder: stored })
+  if (parts.length === 0) return sorted(ctx.team.records.all(), stored)
+  const part = parts.reduce((shortest, next) => (next.records.length < shortest.records.length ? next : shortest))
+  if (parts.length === 1) return sorted(part.records, part.inOrder)
+  // The status's own records need no status derived again.
+  return sorted(part.records.filter(part.status ? wanted : passes), part.inOrder)
 }
 
 /** FACTS.md: an expired_at date-time lies within 10 days from now. */

@@ -3,6 +3,7 @@ import { declareTables } from '../../store/world.ts'
 import { Table, type GroupIndex, type InsertionOrder, type Partition, type PartitionByEach, type UniqueIndex } from '../../store/table.ts'
 import { visibilityOf, type Visibility } from '../../kernel/visibility.ts'
 import { assignedUsers } from '../assignees/index.ts'
+import { partitionByClientVisibility } from '../clients/index.ts'
 import type { CheckRow, CorrectionRow, RecordDocumentRow, RecordRow, RecordTemplateRow, StepReviewRow } from './rows.ts'
 import { createdBefore, RecordStatusIndex, surelyCreatedBefore } from './status-index.ts'
 
@@ -28,6 +29,12 @@ declare module '../../store/world.ts' {
     recordsByVisibility: Partition<Visibility, RecordRow>
     /** The records each user is assigned to, in creation order (the assignee filter, and what an assigned-only member sees). */
     recordsByAssignee: PartitionByEach<number, RecordRow>
+    /** The records with assignees and those without, each in creation order (assignee=true|false). */
+    recordsByHavingAssignees: Partition<boolean, RecordRow>
+    /** The records each user made, in creation order (created_by). */
+    recordsByCreator: Partition<number | null, RecordRow>
+    /** The records of active and of archived clients, each in creation order (client_visibility). */
+    recordsByClientVisibility: Partition<Visibility, RecordRow>
     checks: Table<CheckRow>
     stepReviews: Table<StepReviewRow>
     reviewsByStep: GroupIndex<number, StepReviewRow>
@@ -50,20 +57,24 @@ declare module '../../store/world.ts' {
 
 export const recordTables = declareTables({
   rows: ['records', 'checks', 'step_reviews', 'record_documents', 'corrections', 'record_templates'],
-  open(state) {
+  open(state, team) {
     const records = new Table(state.records)
+    const recordsByClient = records.groupBy((record) => record.client)
     const checks = new Table(state.checks)
     const stepReviews = new Table(state.step_reviews)
     const recordDocuments = new Table(state.record_documents)
     const corrections = new Table(state.corrections)
     return {
       records,
-      recordsByClient: records.groupBy((record) => record.client),
+      recordsByClient,
       recordsByPerformToken: records.uniqueBy((record) => record.perform_token),
       recordsByStatus: records.index(new RecordStatusIndex(state.records)),
       recordsInCreationOrder: records.insertionOrder(surelyCreatedBefore),
       recordsByVisibility: records.partitionBy(visibilityOf, createdBefore),
       recordsByAssignee: records.partitionByEach(assignedUsers, createdBefore),
+      recordsByHavingAssignees: records.partitionBy((record) => record.assignees.length > 0, createdBefore),
+      recordsByCreator: records.partitionBy((record) => record.created_by, createdBefore),
+      recordsByClientVisibility: partitionByClientVisibility(team, records, recordsByClient, createdBefore),
       checks,
       stepReviews,
       reviewsByStep: stepReviews.groupBy((review) => review.step),
