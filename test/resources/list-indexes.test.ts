@@ -391,7 +391,7 @@ describe('the index by assignee', () => {
 })
 
 const NAMES = ['Smith', 'Smithson', 'Jones', 'Ødegård', 'Brown', 'Lee', 'Ngata', 'Müller']
-const SEARCHES = ['smith', 'son', 'ode', 'odegard', 'mull', 'lee', 'n', 'br ow', 'xyz']
+const SEARCHES = ['smith', 'son', 'ode', 'odegard', 'mull', 'lee', 'n', 'br ow', 'xyz', 'mi', 'le son', 'ng']
 const CLIENT_STATUSES = ['pending', 'approved', 'rejected']
 const REFERENCES = ['CL-1', 'cl-1', 'CL-2', null]
 const STATUSES = ['pending', 'started', 'waiting', 'complete', 'incomplete', 'empty', 'reviewed', 'amendments']

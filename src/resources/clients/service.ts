@@ -134,9 +134,9 @@ function foundAmong(entries: readonly IndexedClient[], found: (entry: IndexedCli
 
 /**
  * The only clients that can match every word (the index narrows, the search decides): for the
- * word with the fewest, the clients whose own fields have its rarest trigram and those in an
- * organisation whose name holds it. Undefined when no word can be narrowed down (all shorter than
- * three letters): then every client is a candidate.
+ * word with the fewest, the clients whose own fields have its rarest trigram (or the word itself,
+ * of two letters) and those in an organisation whose name holds it. Undefined when no word can be
+ * narrowed down (all of one letter): then every client is a candidate.
  */
 function searchCandidates(team: Team, words: readonly string[], organisationNames: ReadonlyMap<number, readonly string[]>): readonly IndexedClient[] | undefined {
   let fewest: readonly IndexedClient[] | undefined
