@@ -313,7 +313,16 @@ export class Partition<K, T extends object> implements RowIndex<T> {
   }
 
   private built(): Map<K, T[]> {
-    this.parts ??= partsOf(this.table, (row) => [this.keyOf(row)], this.before)
+    // One array for every row's key: partsOf reads it before asking for the next.
+    const key: K[] = []
+    this.parts ??= partsOf(
+      this.table,
+      (row) => {
+        key[0] = this.keyOf(row)
+        return key
+      },
+      this.before,
+    )
     return this.parts
   }
 

@@ -19,9 +19,10 @@ export function assignCreator(ctx: RequestContext, at: string): AssigneeRow[] {
 }
 
 /** The users assigned to a client, organisation or record (what its table's index by assignee keys it by). */
-export function assignedUsers(holder: Assignable): number[] {
-  return holder.assignees.map((assignee) => assignee.user)
+export function assignedUsers(holder: Assignable): readonly number[] {
+  return holder.assignees.length === 0 ? NOBODY : holder.assignees.map((assignee) => assignee.user)
 }
+const NOBODY: readonly number[] = []
 
 /** The users a body names, once each in order; a user who is not a member of the team is a 422 keyed by the item's path. */
 function namedUsers(ctx: RequestContext, input: AssigneesInputJson): number[] {

@@ -4,8 +4,8 @@
 // word names a few candidates; a word of two letters names exactly the clients that hold it (a
 // search as the user types). Each candidate is then checked against its folded fields as the
 // index keeps them (folded once with kernel/search.ts, not on every search). Built at the first
-// search, then kept in step with inserts, deletes and changes of a client's name or reference
-// (Table.changed).
+// search (the runs of two letters at the first word of two), then kept in step with inserts,
+// deletes and changes of a client's name or reference (Table.changed).
 import { foldText } from '../../kernel/search.ts'
 import type { RowIndex } from '../../store/table.ts'
 import type { ClientRow } from './rows.ts'
@@ -23,19 +23,11 @@ function foldedFields(client: ClientRow): string {
 }
 
 /** The runs of `length` letters in a text (none when it is shorter). */
-function runsOf(text: string, length: number, into = new Set<string>()): Set<string> {
-  for (let start = 0; start + length <= text.length; start++) into.add(text.slice(start, start + length))
-  return into
+function runsOf(text: string, length: number): Set<string> {
+  const runs = new Set<string>()
+  for (let start = 0; start + length <= text.length; start++) runs.add(text.slice(start, start + length))
+  return runs
 }
-
-/** What a client's text is indexed under: every run of two letters and of three. */
-const gramsOf = (text: string) => runsOf(text, 3, runsOf(text, 2))
-
-/**
- * What a search word is looked up by: its trigrams, or a word of two letters itself (a text holds
- * it exactly when it has that run of two); none for a word of one letter.
- */
-const keysOf = (word: string) => (word.length === 2 ? new Set([word]) : runsOf(word, 3))
 
 /** A client as the index holds it: the row, and its searched fields folded, one a line. */
 export interface IndexedClient {
@@ -44,15 +36,20 @@ export interface IndexedClient {
   readonly text: string
 }
 
+/** Runs of letters of one length (two or three), each with the clients whose text has it. */
+type Runs = Map<string, IndexedClient[]>
+
 export class ClientSearchIndex implements RowIndex<ClientRow> {
-  /**
-   * For each run of two or three letters, the clients that have it. Each holds the client's entry, not its id: a search
-   * reads the row and its folded text from the entry, with no lookup by id for each candidate.
-   */
-  private readonly byGram = new Map<string, IndexedClient[]>()
   /** Each indexed client's entry, its text as it was when it was indexed (what a removal takes out). */
   private readonly entries = new Map<ClientRow, IndexedClient>()
   private built = false
+  /**
+   * For each run of three letters, and of two, the clients that have it, each built at the first
+   * search that needs it (the runs of two at the first word of two letters). A run holds the
+   * clients' entries, not their ids: a search reads the row and its folded text from the entry,
+   * with no lookup by id for each candidate.
+   */
+  private readonly runs = new Map<2 | 3, Runs>()
 
   constructor(private readonly rows: Iterable<ClientRow>) {}
 
@@ -60,21 +57,19 @@ export class ClientSearchIndex implements RowIndex<ClientRow> {
     if (!this.built) return
     const entry: IndexedClient = { client, text: foldedFields(client) }
     this.entries.set(client, entry)
-    for (const gram of gramsOf(entry.text)) {
-      const holders = this.byGram.get(gram)
-      if (holders) holders.push(entry)
-      else this.byGram.set(gram, [entry])
-    }
+    for (const [length, runs] of this.runs) addTo(runs, runsOf(entry.text, length), entry)
   }
 
   remove(client: ClientRow): void {
     const entry = this.entries.get(client)
     if (entry === undefined) return
     this.entries.delete(client)
-    for (const gram of gramsOf(entry.text)) {
-      const holders = this.byGram.get(gram) as IndexedClient[]
-      holders.splice(holders.indexOf(entry), 1)
-      if (holders.length === 0) this.byGram.delete(gram)
+    for (const [length, runs] of this.runs) {
+      for (const run of runsOf(entry.text, length)) {
+        const holders = runs.get(run) as IndexedClient[]
+        holders.splice(holders.indexOf(entry), 1)
+        if (holders.length === 0) runs.delete(run)
+      }
     }
   }
 
@@ -86,15 +81,16 @@ export class ClientSearchIndex implements RowIndex<ClientRow> {
 
   /**
    * Every client whose own fields may hold the (folded) word, or undefined when the index cannot
-   * narrow it down (a word of one letter).
+   * narrow it down (a word of one letter). A word of three letters or more is looked up by its
+   * rarest trigram; one of two letters by itself (a text holds it exactly when it has that run).
    */
   candidates(word: string): readonly IndexedClient[] | undefined {
-    const keys = keysOf(word)
-    if (keys.size === 0) return undefined
-    if (!this.built) this.build()
+    if (word.length < 2) return undefined
+    const length = word.length === 2 ? 2 : 3
+    const runs = this.runsOfLength(length)
     let rarest: readonly IndexedClient[] | undefined
-    for (const key of keys) {
-      const holders = this.byGram.get(key) ?? []
+    for (const run of runsOf(word, length)) {
+      const holders = runs.get(run) ?? []
       if (rarest === undefined || holders.length < rarest.length) rarest = holders
     }
     return rarest
@@ -102,12 +98,33 @@ export class ClientSearchIndex implements RowIndex<ClientRow> {
 
   /** The client's entry (its folded text), for a client found otherwise (a scan, an organisation's name). */
   entry(client: ClientRow): IndexedClient {
-    if (!this.built) this.build()
+    this.build()
     return this.entries.get(client) ?? { client, text: foldedFields(client) }
   }
 
+  private runsOfLength(length: 2 | 3): Runs {
+    this.build()
+    let runs = this.runs.get(length)
+    if (runs === undefined) {
+      runs = new Map()
+      for (const entry of this.entries.values()) addTo(runs, runsOf(entry.text, length), entry)
+      this.runs.set(length, runs)
+    }
+    return runs
+  }
+
   private build(): void {
+    if (this.built) return
     this.built = true
     for (const client of this.rows) this.add(client)
+  }
+}
+
+/** Adds an entry to the holders of each of its runs. */
+function addTo(runs: Runs, of: Iterable<string>, entry: IndexedClient): void {
+  for (const run of of) {
+    const holders = runs.get(run)
+    if (holders) holders.push(entry)
+    else runs.set(run, [entry])
   }
 }
