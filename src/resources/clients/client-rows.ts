@@ -7,13 +7,17 @@
 import { visibilityOf, type Visibility } from '../../kernel/visibility.ts'
 import type { GroupIndex, Partition, PartitionByEach, Table } from '../../store/table.ts'
 import type { Team } from '../../store/world.ts'
+import { assignedUsers } from '../assignees/index.ts'
 
 type ClientsRow = { id: number; client: number }
 
 /** The rows in parts by the users assigned to their client (none: in no part), each part in `before`'s order. */
 export function partitionByClientAssignees<T extends ClientsRow>(team: Team, table: Table<T>, byClient: GroupIndex<number, T>, before: (a: T, b: T) => boolean): PartitionByEach<number, T> {
   followClients(team, table, byClient)
-  return table.partitionByEach((row) => team.clients.peek(row.client)?.assignees.map((assignee) => assignee.user) ?? [], before)
+  return table.partitionByEach((row) => {
+    const client = team.clients.peek(row.client)
+    return client === undefined ? [] : assignedUsers(client)
+  }, before)
 }
 
 /** The rows of active and of archived clients, each part in `before`'s order. */
