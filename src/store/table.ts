@@ -313,16 +313,14 @@ export class Partition<K, T extends object> implements RowIndex<T> {
   }
 
   private built(): Map<K, T[]> {
+    if (this.parts) return this.parts
     // One array for every row's key: partsOf reads it before asking for the next.
     const key: K[] = []
-    this.parts ??= partsOf(
-      this.table,
-      (row) => {
-        key[0] = this.keyOf(row)
-        return key
-      },
-      this.before,
-    )
+    const keyOf = (row: T) => {
+      key[0] = this.keyOf(row)
+      return key
+    }
+    this.parts = partsOf(this.table, keyOf, this.before)
     return this.parts
   }
 
