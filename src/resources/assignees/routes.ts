@@ -28,7 +28,7 @@ export function assigneesRoutes<P extends Parent>(
   find: (ctx: RequestContext, params: ParentParams) => P,
   tableOf: (team: Team) => Table<P>,
 ): void {
-  // A replace may only take assignees away: the table is told whatever was added.
+  // The table is told even when nothing was added: a replace may only have taken assignees away.
   const added = (ctx: RequestContext, parent: P, rows: AssigneeRow[], baseUrl: string) => {
     tableOf(ctx.team).changed(parent)
     return rows.length === 0 ? undefined : listObject(rows, ACTION_LIMIT, `${baseUrl}/${name}/${parent.id}/assignees`, (row) => presentAssignee(ctx, row))
