@@ -16,12 +16,10 @@ import type { JobRow } from '../kernel/scheduler.ts'
 import { deletionReminderDue } from '../resources/clients/index.ts'
 import { submitForm, type FormAnswers } from '../resources/forms/index.ts'
 import { completeRecordDocument } from '../resources/record-documents/index.ts'
-import { isExpired, isOpen, recordChanged, REMINDER_INTERVAL_MS, settleFinished, stopReminders, type CheckRow, type Outcome, type PhotoIdCapture, type RecordRow, type StepRow } from '../resources/records/index.ts'
+import { hasResponse, isExpired, isOpen, recordChanged, REMINDER_INTERVAL_MS, settleFinished, stopReminders, type CheckResponseRecipe, type CheckRow, type Outcome, type PhotoIdCapture, type RecordRow, type StepRow } from '../resources/records/index.ts'
 import { OUTCOME_STATUS, outcomeFor } from './outcomes.ts'
 import { photoIdMedia, withCapture } from './photo-id.ts'
 import { finishScan } from './scans.ts'
-import type { CheckResponseInput } from './response-input.ts'
-import { checkResponse } from './responses.ts'
 import { JOBS } from './schedule.ts'
 
 /**
@@ -99,27 +97,22 @@ export function completeStep(ctx: TeamContext, record: RecordRow, step: StepRow,
   recordChanged(ctx, record)
 }
 
-/** The check's result is back: its status follows the outcome, and it gets a response. */
+/** The check's result is back: its status follows the outcome, and it gets a response (kept as its recipe: responses.ts). */
 function returnResult(ctx: TeamContext, check: CheckRow): void {
   const record = ctx.team.records.get(check.record)
   if (!record || check.status !== 'submitted' || check.outcome === null) return
-  const outcome = check.outcome
-  const step = record.steps.find((row) => row.id === check.step)
-  const preferences = withCapture(step?.preferences ?? {}, check.capture)
-  check.status = OUTCOME_STATUS[outcome]
-  check.response = checkResponse({
-    type: check.type as CheckResponseInput['type'],
-    outcome,
-    preferences,
-    name: record.name,
-    email: record.email,
-    dob: ctx.team.clients.get(record.client)?.dob ?? null,
-    random: ctx.random,
-    now: ctx.clock.now(),
-  })
-  // The images the client took come back with a photo ID result (attachments and files of the client).
-  if (check.response !== null && check.type === 'photo_id') check.response.media = photoIdMedia(ctx, record, check, preferences)
-  check.updated_at = ctx.clock.timestamp()
+  check.status = OUTCOME_STATUS[check.outcome]
+  const at = ctx.clock.timestamp()
+  if (hasResponse(check.outcome)) {
+    const recipe: CheckResponseRecipe = { at, seed: ctx.random.int(0, 2 ** 31), dob: ctx.team.clients.get(record.client)?.dob ?? null }
+    // The images the client took come back with a photo ID result (attachments and files of the client).
+    if (check.type === 'photo_id') {
+      const step = record.steps.find((row) => row.id === check.step)
+      recipe.media = photoIdMedia(ctx, record, check, withCapture(step?.preferences ?? {}, check.capture))
+    }
+    check.response = recipe
+  }
+  check.updated_at = at
   recordChanged(ctx, record)
 }
 

@@ -223,12 +223,11 @@ function facialSimilarityReport(input: CheckResponseInput): FacialSimilarityRepo
  * data_validation.document_expiration consider (the document expired); rejected: the document
  * report is rejected with only image_integrity assessed (image_quality and
  * conclusive_document_quality consider), its other groups and document_data null. media is []
- * here: the engine fills it in with photoIdMedia, which makes the images' attachments and files.
+ * here: the images are the check's, made by photoIdMedia when the result came back (responseOf).
  */
-export function photoIdResponse(input: CheckResponseInput, dob: string): CheckResponsePhotoIdJson {
+export function photoIdResponse(input: CheckResponseInput, dob: string, result: CheckResponsePhotoIdJson['result']): CheckResponsePhotoIdJson {
   const reports: CheckResponsePhotoIdJson['reports'] = [documentReport(input, dob)]
   if (input.preferences.facial_similarity === true) reports.push(facialSimilarityReport(input))
-  const result = input.outcome === 'clear' ? 'clear' : input.outcome === 'rejected' ? 'rejected' : 'consider'
   return { object: 'check_response.photo_id', status: 'complete', result, reports, media: [] }
 }
 

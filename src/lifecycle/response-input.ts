@@ -29,8 +29,8 @@ export interface CheckResponseInput {
    * and email (the same for every check of that client, between 22 and 64 years before `now`).
    */
   dob: string | null
-  /** ctx.random: document numbers, certificate numbers, scores, uuids. */
+  /** Seeded by the check's recipe: document numbers, certificate numbers, scores, uuids. */
   random: Random
-  /** When the result came back (ctx.clock.now()): issue dates, expiry dates, received_at. */
+  /** When the result came back (the recipe's at): issue dates, expiry dates, received_at. */
   now: Date
 }

@@ -1,9 +1,11 @@
-// The response a check returns when its result comes back (GET /checks/{id}?expand=response). The
-// lifecycle engine calls checkResponse() with the check's outcome and stores what it returns in
-// check.response. Photo ID follows the spec and FACTS.md; the other types' shapes are not shown by
-// the spec, so they are the mock's, each a schema in contracts/schemas/check-response-<type>.json.
+// The response a check returns when its result comes back (GET /checks/{id}?expand=response). When
+// the result comes back the lifecycle engine keeps what the response is made from in check.response
+// (a CheckResponseRecipe: when, a seed, the date of birth, a photo ID's images), and responseOf()
+// makes it with checkResponse() each time it is read. Photo ID follows the spec and FACTS.md; the
+// other types' shapes are not shown by the spec, so they are the mock's, each a schema in
+// contracts/schemas/check-response-<type>.json.
 //
-// Outcome -> check status (the engine) -> response result (here):
+// Outcome -> check status (the engine) -> response result (records/check-results.ts):
 //   clear    -> accepted -> clear
 //   consider -> accepted -> consider
 //   refer    -> refer    -> consider (the provider's findings need a look, as for consider; the
@@ -28,20 +30,16 @@ import type {
   CheckResponseWatchlistJson,
 } from '../contracts/generated.ts'
 import { toDate, toTimestamp } from '../kernel/clock.ts'
-import type { Random } from '../kernel/random.ts'
-import type { Outcome } from '../resources/records/index.ts'
+import { createRandom, type Random } from '../kernel/random.ts'
+import { hasResponse, responseResult, type CheckRow } from '../resources/records/index.ts'
+import type { Team } from '../store/world.ts'
 import { digits, letters, pick } from './documents.ts'
-import { photoIdResponse } from './photo-id.ts'
+import { photoIdResponse, withCapture } from './photo-id.ts'
 import type { CheckResponseInput, CheckType } from './response-input.ts'
 
 export type { CheckResponseInput, CheckType } from './response-input.ts'
 
 export type CheckResponse = Record<string, unknown>
-
-/** The response result of an outcome that has a response (see the table above). */
-export function responseResult(outcome: Exclude<Outcome, 'failed' | 'paused'>): Exclude<CheckResponseCommonResultJson, null> {
-  return outcome === 'clear' ? 'clear' : outcome === 'rejected' ? 'rejected' : 'consider'
-}
 
 const DAY = 86_400_000
 
@@ -364,11 +362,37 @@ const BUILDERS: Record<Exclude<CheckType, 'photo_id'>, Builder> = {
  */
 export function checkResponse(input: CheckResponseInput): CheckResponse | null {
   const { outcome } = input
-  if (outcome === 'failed' || outcome === 'paused') return null
+  if (!hasResponse(outcome)) return null
   const dob = dateOfBirth(input)
-  if (input.type === 'photo_id') return { ...photoIdResponse(input, dob) }
+  const result = responseResult(outcome)
+  if (input.type === 'photo_id') return { ...photoIdResponse(input, dob, result) }
   const build = BUILDERS[input.type] as Builder | undefined
   if (!build) throw new Error(`checkResponse: no response for check type ${String(input.type)}`)
   const { first_name, middle_name, last_name } = input.name
-  return { ...build(input, { dob, result: responseResult(outcome), subject: { first_name, middle_name, last_name, date_of_birth: dob } }) }
+  return { ...build(input, { dob, result, subject: { first_name, middle_name, last_name, date_of_birth: dob } }) }
 }
+
+/**
+ * A check's response, made from its recipe as it was when the result came back: the record's name
+ * and email, the step's preferences with what the client showed, the recipe's moment, date of birth
+ * and seed. Null while the check has none.
+ */
+export function responseOf(team: Team, check: CheckRow): CheckResponse | null {
+  const recipe = check.response
+  const record = team.records.get(check.record)
+  if (recipe === null || check.outcome === null || !record) return null
+  const step = record.steps.find((row) => row.id === check.step)
+  const response = checkResponse({
+    type: check.type as CheckType,
+    outcome: check.outcome,
+    preferences: withCapture(step?.preferences ?? {}, check.capture),
+    name: record.name,
+    email: record.email,
+    dob: recipe.dob,
+    random: createRandom(recipe.seed),
+    now: new Date(recipe.at),
+  })
+  if (response !== null && recipe.media) response.media = recipe.media
+  return response
+}
+

@@ -7,7 +7,7 @@ import { changed, deleted, inserted, recording, register, sequenceMoved, touched
 import type { MemberRow, TeamRow, TokenRow, UserRow } from './identity.ts'
 
 /** Bumped when the stored shape changes, so an old --data file is refused with a clear message. */
-export const WORLD_FORMAT = 9
+export const WORLD_FORMAT = 10
 
 /*
  * The store knows no resource. Each resource declares, in its own tables.ts, the rows it keeps in a

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { ROLES } from '../../src/kernel/roles.ts'
 import { checkResponse, type CheckType } from '../../src/lifecycle/responses.ts'
 import { createRandom } from '../../src/kernel/random.ts'
-import type { CheckRow, Outcome, RecordRow } from '../../src/resources/records/index.ts'
+import type { CheckResponseRecipe, CheckRow, Outcome, RecordRow } from '../../src/resources/records/index.ts'
 import { OUTCOME_STATUS, OUTCOMES } from '../../src/lifecycle/outcomes.ts'
 import { createTestMock, NOW, TEST_NOW } from '../support/mock.ts'
 import { assigneeRows, giveRecord, type StepSetup } from '../support/rows.ts'
@@ -42,9 +42,13 @@ async function setup() {
   return { mock, ...team, clientId, give, checkOf }
 }
 
-/** The response a check of this record gets for an outcome, as the lifecycle engine makes it. */
-function responseFor(record: RecordRow, type: CheckType, outcome: Outcome, preferences: Record<string, unknown> = {}) {
-  return checkResponse({ type, outcome, preferences, name: record.name, email: record.email, dob: '1990-04-12', random: createRandom(7), now: TEST_NOW })
+/** What a check keeps of its response: when the result came back, a seed, Ann Lee's date of birth. */
+const RECIPE: CheckResponseRecipe = { at: NOW, seed: 7, dob: '1990-04-12' }
+
+/** The response the check of this record's first step shows for an outcome, made from RECIPE. */
+function responseFor(record: RecordRow, type: CheckType, outcome: Outcome) {
+  const preferences = record.steps[0]?.preferences ?? {}
+  return checkResponse({ type, outcome, preferences, name: record.name, email: record.email, dob: RECIPE.dob, random: createRandom(RECIPE.seed), now: TEST_NOW })
 }
 
 /** The wire check of a check row with nothing expanded. */
@@ -90,9 +94,9 @@ describe('GET /checks/{id}', () => {
     const { give, checkOf, api } = await setup()
     const preferences = { report_type: 'standard', docs: ['passport'], facial_similarity: true, issuing_countries: ['GBR'] }
     const record = give([{ type: 'check.photo_id', preferences, cost: 2, completed_at: NOW }])
-    const response = responseFor(record, 'photo_id', 'clear', preferences)
+    const response = responseFor(record, 'photo_id', 'clear')
     const check = checkOf(record)
-    Object.assign(check, { status: 'accepted', outcome: 'clear', response, allow_replay: true, requires_consent: true, updated_at: '2026-07-01T12:01:00Z' })
+    Object.assign(check, { status: 'accepted', outcome: 'clear', response: RECIPE, allow_replay: true, requires_consent: true, updated_at: '2026-07-01T12:01:00Z' })
     const base = {
       object: 'check',
       id: check.id,
@@ -121,8 +125,8 @@ describe('GET /checks/{id}', () => {
       reference: 'REF-1',
     })
     const check = checkOf(record)
-    const response = responseFor(record, 'watchlist', 'consider', { search_profile: 'sanctions' })
-    Object.assign(check, { status: 'accepted', outcome: 'consider', response })
+    const response = responseFor(record, 'watchlist', 'consider')
+    Object.assign(check, { status: 'accepted', outcome: 'consider', response: RECIPE })
     const recordJson = {
       object: 'record',
       id: record.id,
@@ -236,7 +240,7 @@ describe('GET /checks/{id}', () => {
         const record = give([{ type: `check.${type}` as StepSetup['type'], completed_at: NOW }])
         const response = responseFor(record, type, outcome)
         const check = checkOf(record)
-        Object.assign(check, { status: OUTCOME_STATUS[outcome], outcome, response })
+        Object.assign(check, { status: OUTCOME_STATUS[outcome], outcome, response: response === null ? null : RECIPE })
         const res = await api().get(`/checks/${check.id}`, { expand: 'response' })
         expect(res.status, `${type} ${outcome}: ${res.text}`).toBe(200)
         expect(res.body).toEqual(checkJson(check, { response }))

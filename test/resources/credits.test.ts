@@ -1,11 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { ownsTeam } from '../../src/kernel/roles.ts'
-import { checkResponse } from '../../src/lifecycle/responses.ts'
-import { createRandom } from '../../src/kernel/random.ts'
 import type { CheckRow } from '../../src/resources/records/index.ts'
 import { fixture } from '../support/contracts.ts'
 import type { Team } from '../../src/store/world.ts'
-import { createTestMock, NOW, TEST_NOW, type TestMock } from '../support/mock.ts'
+import { createTestMock, NOW, type TestMock } from '../support/mock.ts'
 import { giveRecord } from '../support/rows.ts'
 
 interface CreditJson {
@@ -226,8 +224,7 @@ describe('GET /credits', () => {
       })
       const [photo, identity] = record.steps.map((step) => team.team.checks.get(step.check ?? 0) as CheckRow)
       if (!photo || !identity) throw new Error('no checks')
-      const response = checkResponse({ type: 'photo_id', outcome: 'clear', preferences: {}, name: record.name, email: record.email, dob: null, random: createRandom(1), now: TEST_NOW })
-      Object.assign(photo, { status: 'accepted', outcome: 'clear', response })
+      Object.assign(photo, { status: 'accepted', outcome: 'clear', response: { at: NOW, seed: 1, dob: null } })
       const debit = (causer: number, credits: number, created_at: string) =>
         team.team.credits.insert({ id: mock.store.nextId('credit'), credits, reason: null, causer: { id: causer, type: 'check' }, created_at })
       const photoDebit = debit(photo.id, -2, '2026-07-01T12:00:01Z')

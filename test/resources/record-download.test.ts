@@ -56,7 +56,7 @@ describe('GET /records/{id}/download', () => {
       is_declaration_required: true,
       created_at: '2026-06-20T09:00:00Z',
       steps: [
-        { type: 'check.identity', cost: 1, completed_at: '2026-06-21T10:00:00Z', check: { status: 'accepted', response: { result: 'clear' } } },
+        { type: 'check.identity', cost: 1, completed_at: '2026-06-21T10:00:00Z', check: { status: 'accepted', outcome: 'clear', response: { at: '2026-06-21T10:01:00Z', seed: 7, dob: null } } },
         { type: 'check.watchlist', cost: 3, completed_at: '2026-06-21T10:05:00Z', check: { status: 'submitted' } },
         { type: 'document.request' },
         { type: 'form' },

@@ -1,6 +1,7 @@
 import type { CheckJson } from '../../contracts/generated.ts'
 import type { RequestContext } from '../../context.ts'
 import { NO_EXPAND, type Expand } from '../../kernel/expand.ts'
+import { responseOf } from '../../lifecycle/responses.ts'
 import type { FileSourcePresenter } from '../files/index.ts'
 import { presentRecord, type CheckRow } from '../records/index.ts'
 import { recordOf } from './service.ts'
@@ -23,8 +24,8 @@ export function presentCheck(ctx: RequestContext, check: CheckRow, expand: Expan
     type: check.type as CheckJson['type'],
     record: expand.has('record') ? presentRecord(ctx, recordOf(ctx, check), NO_EXPAND, baseUrl) : check.record,
     status: check.status,
-    // Stored as the contract's check_response.<type> (src/lifecycle/responses.ts).
-    response: check.response === null ? null : expand.has('response') ? (check.response as unknown as CheckJson['response']) : true,
+    // The contract's check_response.<type>, made from the check's recipe (src/lifecycle/responses.ts).
+    response: check.response === null ? null : expand.has('response') ? (responseOf(ctx.team, check) as CheckJson['response']) : true,
     allow_replay: check.allow_replay,
     allow_cancel: check.allow_cancel,
     requires_consent: check.requires_consent,

@@ -3,7 +3,7 @@
 // with its check and latest review. Pure (state and clock in, blocks out); pdf.ts draws them.
 import type { RequestContext } from '../../context.ts'
 import { presentName } from '../clients/index.ts'
-import { recordStatus, type CheckRow, type RecordRow, type StepRow, type StepReviewRow } from '../records/index.ts'
+import { hasResponse, recordStatus, responseResult, type CheckRow, type RecordRow, type StepRow, type StepReviewRow } from '../records/index.ts'
 
 export type Block =
   | { kind: 'title'; text: string }
@@ -34,14 +34,9 @@ function latestReview(ctx: RequestContext, step: StepRow): StepReviewRow | undef
   return reviews.reduce<StepReviewRow | undefined>((latest, review) => (latest === undefined || review.created_at >= latest.created_at ? review : latest), undefined)
 }
 
-/** The check's result as its response states it (response.result), when there is one. */
-function checkResult(response: Record<string, unknown> | null): string | null {
-  const result = response?.result
-  return typeof result === 'string' || typeof result === 'number' || typeof result === 'boolean' ? String(result) : null
-}
-
 function checkLine(check: CheckRow): string {
-  const result = checkResult(check.response)
+  // The result its response states, when it has one.
+  const result = check.response === null || check.outcome === null || !hasResponse(check.outcome) ? null : responseResult(check.outcome)
   return `${check.status}, ${result === null ? 'no result' : `result ${result}`} (check ${check.id})`
 }
 

@@ -1,6 +1,7 @@
+export { hasResponse, responseResult } from './check-results.ts'
 export { publishRecord, recordChanged, settleFinished } from './events.ts'
 export { performUrl, presentRecord, presentStep } from './present.ts'
-export type { CheckRow, CheckStatus, CorrectionRow, Outcome, PhotoIdCapture, RecordDocumentRow, RecordRow, RecordTemplateRow, StepReviewRow, StepRow } from './rows.ts'
+export type { CheckResponseRecipe, CheckRow, CheckStatus, CorrectionRow, Outcome, PhotoIdCapture, RecordDocumentRow, RecordRow, RecordTemplateRow, StepReviewRow, StepRow } from './rows.ts'
 export { RECORD_JOBS, REMINDER_INTERVAL_MS, scheduleExpiry, scheduleReminders, stopReminders } from './jobs.ts'
 export { findRecord, getRecord, performedRecord, setExpiry, updateRecord } from './service.ts'
 export { isExpired, isOpen, recordStatus } from './status.ts'

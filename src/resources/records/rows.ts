@@ -1,4 +1,4 @@
-import type { CheckJson, StepReviewStatusJson, StepTypeJson } from '../../contracts/generated.ts'
+import type { CheckJson, CheckResponsePhotoIdJson, StepReviewStatusJson, StepTypeJson } from '../../contracts/generated.ts'
 import type { NameRow } from '../clients/index.ts'
 import type { AssigneeRow } from '../assignees/index.ts'
 
@@ -69,8 +69,8 @@ export interface CheckRow {
   status: CheckStatus
   /** Forced for this check by the control API, else decided when it is submitted. */
   outcome: Outcome | null
-  /** The check response as returned with expand=response; null until there is one. */
-  response: Record<string, unknown> | null
+  /** What the check response (expand=response) is made from; null until there is one. */
+  response: CheckResponseRecipe | null
   allow_replay: boolean
   allow_cancel: boolean
   requires_consent: boolean
@@ -79,6 +79,23 @@ export interface CheckRow {
   capture?: PhotoIdCapture
   created_at: string
   updated_at: string
+}
+
+/**
+ * What a check keeps of its response instead of the response (a photo ID's is about 2 KB, and a
+ * large team has hundreds of thousands): the response is made again from it, the same each time,
+ * when it is read (lifecycle/responses.ts responseOf), with the record's name and email and the
+ * step's preferences, which do not change.
+ */
+export interface CheckResponseRecipe {
+  /** When the result came back: the response's dates count from it. */
+  at: string
+  /** Seeds the response's random draws (document numbers, scores, uuids). */
+  seed: number
+  /** The client's date of birth when the result came back (null: derived from the name). */
+  dob: string | null
+  /** check.photo_id: the images, as presented when the result came back (their attachments and files were made then). */
+  media?: NonNullable<CheckResponsePhotoIdJson['media']>
 }
 
 /** The document a client showed for a photo ID check, and the images they gave (attachment ids; null: none given). */
