@@ -93,7 +93,7 @@ function presentCaseAssignees(ctx: TeamContext, row: CaseRow, controlBaseUrl: st
 }
 
 export function presentClock(services: Services, jobsRun: number) {
-  const next = services.scheduler.pending()[0]
+  const next = services.scheduler.next()
   return {
     object: 'mock_clock' as const,
     now: services.clock.timestamp(),
@@ -151,13 +151,11 @@ export function controlRoutes(routes: ControlRoutes, teamDropped: (team: number)
   routes.handle('control.records.get', { find: findRecord }, ({ ctx, found }) => {
     const { team, record } = found
     const checks = new Set(record.steps.map((step) => step.check))
-    const jobs = ctx.scheduler
-      .pending()
-      .filter(
-        (job) =>
-          job.team === team.id &&
-          (job.kind === JOBS.checkResult ? checks.has(job.subject) : (job.kind === JOBS.reminder || job.kind === JOBS.expiry) && job.subject === record.id),
-      )
+    const jobs = ctx.scheduler.soonest(
+      (job) =>
+        job.team === team.id &&
+        (job.kind === JOBS.checkResult ? checks.has(job.subject) : (job.kind === JOBS.reminder || job.kind === JOBS.expiry) && job.subject === record.id),
+    )
     return {
       object: 'mock_record' as const,
       record: record.id,

@@ -33,26 +33,6 @@ export interface JobQueueLog {
   unit<T>(work: () => T): T
 }
 
-/** The index of the first job due after `moment` in a queue sorted by due (a binary search). */
-function firstAfter(jobs: readonly JobRow[], moment: number): number {
-  let low = 0
-  let high = jobs.length
-  while (low < high) {
-    const middle = (low + high) >>> 1
-    if ((jobs[middle] as JobRow).due <= moment) low = middle + 1
-    else high = middle
-  }
-  return low
-}
-
-/**
- * The jobs of each queue by what they are about (kind, team, subject), so cancelling a record's
- * reminders does not walk the whole queue. Kept beside the queue array (every Scheduler on the
- * same queue shares it), built when first needed, and dropped when the queue is changed wholesale
- * (forgetJobIndex); cancel checks each job it names is still in the queue.
- */
-const jobIndexes = new WeakMap<JobRow[], JobsAbout>()
-
 /** Jobs by what they are about: by kind, then team, then subject (maps of numbers: no key to build for each job). */
 class JobsAbout {
   private readonly byKind = new Map<string, Map<number, Map<number, JobRow[]>>>()
@@ -92,84 +72,144 @@ class JobsAbout {
   }
 }
 
-function jobIndex(jobs: JobRow[]): JobsAbout {
-  let index = jobIndexes.get(jobs)
-  if (index) return index
-  index = new JobsAbout()
-  for (const job of jobs) index.add(job)
-  jobIndexes.set(jobs, index)
-  return index
-}
-
-function unindexJob(jobs: JobRow[], job: JobRow): void {
-  jobIndexes.get(jobs)?.remove(job)
-}
-
-/** The queue was changed other than through these functions (a world reloaded): its index is built again when next needed. */
-export function forgetJobIndex(jobs: JobRow[]): void {
-  jobIndexes.delete(jobs)
-}
-
-/** Where a job sits in a queue sorted by due (a search among the jobs due at its moment), or -1. */
-function positionOf(jobs: readonly JobRow[], job: JobRow): number {
-  for (let index = firstAfter(jobs, job.due - 1); index < jobs.length && (jobs[index] as JobRow).due === job.due; index++) {
-    if (jobs[index] === job) return index
-  }
-  return -1
-}
-
-/** Puts a job into a queue sorted by due moment, after the jobs due at the same moment. */
-export function insertJob(jobs: JobRow[], job: JobRow): void {
-  jobs.splice(firstAfter(jobs, job.due), 0, job)
-  jobIndexes.get(jobs)?.add(job)
-}
-
 const dueOrder = (a: JobRow, b: JobRow) => a.due - b.due || a.id - b.id
 
 /**
- * Gives a team other jobs (a snapshot restored): drops the team's jobs from the queue and merges
- * in `replacement` (any order), keeping the queue sorted. In place: the scheduler holds the array.
+ * A queue's jobs in binary-heap order, the soonest first (by due moment, then id: the order jobs
+ * scheduled one after another run in), with each job's place, so that scheduling a job, taking the
+ * soonest and dropping any one cost log n; a queue kept sorted moved every job after the place on
+ * each (a team of 250,000 records waits on about as many jobs). The array is the world's: --data
+ * keeps it as it is, and a heap made from it again is the same queue.
+ */
+class JobHeap {
+  private readonly places = new Map<JobRow, number>()
+
+  constructor(private readonly jobs: JobRow[]) {
+    jobs.forEach((job, index) => this.places.set(job, index))
+    for (let index = (jobs.length >>> 1) - 1; index >= 0; index--) this.sink(index)
+  }
+
+  /** The soonest job, or undefined. */
+  peek(): JobRow | undefined {
+    return this.jobs[0]
+  }
+
+  push(job: JobRow): void {
+    this.jobs.push(job)
+    this.swim(this.jobs.length - 1)
+  }
+
+  /** Takes a job out of the queue; answers whether it was in it. */
+  remove(job: JobRow): boolean {
+    const at = this.places.get(job)
+    if (at === undefined) return false
+    this.places.delete(job)
+    const last = this.jobs.pop() as JobRow
+    if (at === this.jobs.length) return true
+    this.jobs[at] = last
+    this.places.set(last, at)
+    if (at > 0 && dueOrder(last, this.jobs[(at - 1) >>> 1] as JobRow) < 0) this.swim(at)
+    else this.sink(at)
+    return true
+  }
+
+  private put(job: JobRow, at: number): void {
+    this.jobs[at] = job
+    this.places.set(job, at)
+  }
+
+  private swim(from: number): void {
+    const job = this.jobs[from] as JobRow
+    let at = from
+    while (at > 0) {
+      const parent = (at - 1) >>> 1
+      const above = this.jobs[parent] as JobRow
+      if (dueOrder(job, above) >= 0) break
+      this.put(above, at)
+      at = parent
+    }
+    this.put(job, at)
+  }
+
+  private sink(from: number): void {
+    const jobs = this.jobs
+    const job = jobs[from] as JobRow
+    let at = from
+    for (;;) {
+      let child = 2 * at + 1
+      if (child >= jobs.length) break
+      if (child + 1 < jobs.length && dueOrder(jobs[child + 1] as JobRow, jobs[child] as JobRow) < 0) child++
+      const below = jobs[child] as JobRow
+      if (dueOrder(below, job) >= 0) break
+      this.put(below, at)
+      at = child
+    }
+    this.put(job, at)
+  }
+}
+
+/**
+ * A queue's heap and its jobs by what they are about (so cancelling a record's reminders does not
+ * walk the queue), kept beside its array: every Scheduler on the same array shares them. Built when
+ * first needed, and made again after the array is changed other than through them.
+ */
+interface JobQueue {
+  heap: JobHeap
+  about: JobsAbout
+}
+
+const jobQueues = new WeakMap<JobRow[], JobQueue>()
+
+function queueOf(jobs: JobRow[]): JobQueue {
+  let queue = jobQueues.get(jobs)
+  if (queue) return queue
+  const about = new JobsAbout()
+  for (const job of jobs) about.add(job)
+  queue = { heap: new JobHeap(jobs), about }
+  jobQueues.set(jobs, queue)
+  return queue
+}
+
+/** The queue was changed other than through the scheduler (a world reloaded, a log replayed): its heap and index are made again when next needed. */
+export function forgetJobIndex(jobs: JobRow[]): void {
+  jobQueues.delete(jobs)
+}
+
+/** Adds a job to a queue. */
+function enqueue(jobs: JobRow[], job: JobRow): void {
+  const queue = queueOf(jobs)
+  queue.heap.push(job)
+  queue.about.add(job)
+}
+
+/** Takes a job out of a queue; answers whether it was in it. */
+function dequeue(jobs: JobRow[], job: JobRow): boolean {
+  const queue = queueOf(jobs)
+  if (!queue.heap.remove(job)) return false
+  queue.about.remove(job)
+  return true
+}
+
+/**
+ * Gives a team other jobs (a snapshot restored): drops the team's jobs from the queue and adds
+ * `replacement`. In place: the scheduler holds the array.
  */
 export function replaceTeamJobs(jobs: JobRow[], team: number, replacement: readonly JobRow[]): void {
-  forgetJobIndex(jobs)
   const others = jobs.filter((job) => job.team !== team)
-  const incoming = [...replacement].sort(dueOrder)
   jobs.length = 0
-  let i = 0
-  let j = 0
-  while (i < others.length || j < incoming.length) {
-    const other = others[i]
-    const next = incoming[j]
-    if (next === undefined || (other !== undefined && dueOrder(other, next) <= 0)) {
-      jobs.push(other as JobRow)
-      i++
-    } else {
-      jobs.push(next)
-      j++
-    }
-  }
+  for (const job of others) jobs.push(job)
+  for (const job of replacement) jobs.push(job)
+  forgetJobIndex(jobs)
+}
+
+/** Adds many jobs to a queue at once: its heap is made again over all of them, in one pass, when next needed. */
+function enqueueAll(jobs: JobRow[], incoming: readonly JobRow[]): void {
+  for (const job of incoming) jobs.push(job)
+  forgetJobIndex(jobs)
 }
 
 /**
- * Puts jobs into a queue as insertJob would one by one in the order of their ids (after the jobs
- * due at the same moment), in one pass over the queue.
- */
-function mergeJobs(jobs: JobRow[], incoming: JobRow[]): void {
-  const sorted = incoming.sort(dueOrder)
-  const queued = jobs.splice(0, jobs.length)
-  let i = 0
-  for (const job of sorted) {
-    while (i < queued.length && (queued[i] as JobRow).due <= job.due) jobs.push(queued[i++] as JobRow)
-    jobs.push(job)
-  }
-  while (i < queued.length) jobs.push(queued[i++] as JobRow)
-  const index = jobIndexes.get(jobs)
-  if (index) for (const job of sorted) index.add(job)
-}
-
-/**
- * Jobs by due moment, then id (the order insertJob keeps for jobs scheduled one after another), in
- * a heap. Jobs dropped while in it stay until they come up, and are skipped then.
+ * Jobs by due moment, then id (the queue's order), in a heap. Jobs dropped while in it stay until they come up, and are skipped then.
  */
 class DueHeap {
   private readonly heap = new MinHeap<JobRow>((a, b) => dueOrder(a, b) < 0)
@@ -208,7 +248,7 @@ const MAX_JOBS_PER_RUN = 1_000_000
 export class Scheduler {
   private readonly handlers = new Map<string, JobHandler>()
 
-  /** jobs: the world's persisted queue, kept sorted by due moment (then id). */
+  /** jobs: the world's persisted queue (in heap order: JobHeap). */
   constructor(
     private readonly jobs: JobRow[],
     private readonly clock: Clock,
@@ -226,8 +266,8 @@ export class Scheduler {
    * from which they run as the clock reaches them (before the queue's jobs due at the same moment,
    * which were there first), the later ones aside. A seed making a team's history schedules and
    * runs jobs by the hundred thousand (every check's result, every reminder) and never runs past
-   * its epoch: in the sorted queue each would move the jobs due after it, and most of what it
-   * schedules (expiries years away, the next reminders) falls after the epoch.
+   * its epoch: most of what it schedules (expiries years away, the next reminders) falls after the
+   * epoch, and goes into the queue's heap in one pass at release instead of one place at a time.
    */
   holdBeyond(moment: number): void {
     this.horizon = moment
@@ -239,7 +279,7 @@ export class Scheduler {
     const held = this.held
     this.held = undefined
     this.horizon = Infinity
-    if (held) mergeJobs(this.jobs, [...held.soon.take(), ...held.later.all()])
+    if (held) enqueueAll(this.jobs, [...held.soon.take(), ...held.later.all()])
   }
 
   on(kind: string, handler: JobHandler): void {
@@ -249,7 +289,7 @@ export class Scheduler {
   schedule(kind: string, team: number, subject: number, due: Date): JobRow {
     const job: JobRow = { id: this.nextId(), kind, team, subject, due: due.getTime() }
     const held = this.held
-    if (!held) insertJob(this.jobs, job)
+    if (!held) enqueue(this.jobs, job)
     else if (job.due > this.horizon) held.later.add(job)
     else {
       held.soon.push(job)
@@ -259,20 +299,14 @@ export class Scheduler {
     return job
   }
 
-  /** Drops one job that schedule() answered, found by its moment (a search, not a walk through the queue). */
+  /** Drops one job that schedule() answered (or a copy of it), found among the jobs about its subject. */
   unschedule(job: JobRow): void {
     if (this.dropHeld(job.kind, job.team, job.subject, (held) => held.id === job.id)) {
       this.log?.removed(job)
       return
     }
-    for (let index = firstAfter(this.jobs, job.due - 1); index < this.jobs.length && (this.jobs[index] as JobRow).due === job.due; index++) {
-      if ((this.jobs[index] as JobRow).id === job.id) {
-        unindexJob(this.jobs, this.jobs[index] as JobRow)
-        this.jobs.splice(index, 1)
-        this.log?.removed(job)
-        return
-      }
-    }
+    const queued = queueOf(this.jobs).about.get(job.kind, job.team, job.subject)?.find((about) => about.id === job.id)
+    if (queued && dequeue(this.jobs, queued)) this.log?.removed(queued)
   }
 
   /** Drops the jobs of a kind about a subject (a record's expiry moved, a reminder was switched off). */
@@ -281,15 +315,8 @@ export class Scheduler {
       this.log?.removed(job)
       return true
     })
-    const index = jobIndex(this.jobs)
-    const jobs = index.get(kind, team, subject)
-    if (!jobs) return
-    index.delete(kind, team, subject)
-    for (const job of jobs) {
-      const at = positionOf(this.jobs, job)
-      if (at < 0) continue
-      this.jobs.splice(at, 1)
-      this.log?.removed(job)
+    for (const job of [...(queueOf(this.jobs).about.get(kind, team, subject) ?? [])]) {
+      if (dequeue(this.jobs, job)) this.log?.removed(job)
     }
   }
 
@@ -309,14 +336,24 @@ export class Scheduler {
     return dropped
   }
 
-  /** The jobs waiting, soonest first (read-only). */
+  /** Every job waiting, in no order (read-only). */
   pending(): readonly JobRow[] {
     return this.jobs
   }
 
+  /** The soonest job waiting, or undefined. */
+  next(): JobRow | undefined {
+    return queueOf(this.jobs).heap.peek()
+  }
+
+  /** The jobs waiting that `which` picks, soonest first. */
+  soonest(which: (job: JobRow) => boolean): JobRow[] {
+    return this.jobs.filter(which).sort(dueOrder)
+  }
+
   /** Runs every job due by now, each with the clock at its own moment. Returns how many ran. */
   runDue(): number {
-    const next = Math.min(this.jobs[0]?.due ?? Infinity, this.held?.soon.peek()?.due ?? Infinity)
+    const next = Math.min(this.next()?.due ?? Infinity, this.held?.soon.peek()?.due ?? Infinity)
     if (next === Infinity) return 0
     const now = this.clock.nowMs()
     if (next > now) return 0
@@ -354,7 +391,7 @@ export class Scheduler {
 
   /** The soonest job due by `moment`, taken from the held heap or the queue (the queue's first at the same moment), or undefined. */
   private takeDue(moment: number): JobRow | undefined {
-    const queued = this.jobs[0]
+    const queued = this.next()
     const held = this.held
     const soon = held?.soon.peek()
     if (held && soon !== undefined && soon.due <= moment && (queued === undefined || soon.due < queued.due)) {
@@ -363,8 +400,7 @@ export class Scheduler {
       return soon
     }
     if (queued === undefined || queued.due > moment) return undefined
-    this.jobs.shift()
-    unindexJob(this.jobs, queued)
+    dequeue(this.jobs, queued)
     return queued
   }
 }

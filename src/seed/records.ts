@@ -164,8 +164,11 @@ export function generateRecords(faker: Faker, store: Store, team: Team, count: n
   const latestExpiring = epoch.getTime() - 31 * DAY
   const expiringMoments = spacedMoments(faker, scenarios.filter((s) => EXPIRING.has(s)).length, firstMoment, latestExpiring, 6 * HOUR)
   const otherMoments = spacedMoments(faker, scenarios.filter((s) => !EXPIRING.has(s)).length, firstMoment, epoch.getTime() - DAY, 6 * HOUR)
+  // Each kind's moments taken in turn by index: shift() on arrays this long moves the rest every time.
+  let expiringTaken = 0
+  let otherTaken = 0
   const planned: Planned[] = scenarios
-    .map((scenario) => ({ scenario, at: (EXPIRING.has(scenario) ? expiringMoments.shift() : otherMoments.shift()) as number }))
+    .map((scenario) => ({ scenario, at: (EXPIRING.has(scenario) ? expiringMoments[expiringTaken++] : otherMoments[otherTaken++]) as number }))
     .sort((a, b) => a.at - b.at)
     .map(({ scenario, at }, order) => ({ at, order, scenario }))
 

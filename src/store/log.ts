@@ -1,7 +1,7 @@
 // The change log of --data (mock.json.log beside mock.json): JSON lines, one commit each (a large
 // one over several lines with the same number, the last marked `end`). Written before a write is
 // answered; replayed over the base file at start, by the compaction worker and after a failed save.
-import { insertJob, replaceTeamJobs, type JobRow } from '../kernel/scheduler.ts'
+import { replaceTeamJobs, type JobRow } from '../kernel/scheduler.ts'
 import { keyField, type Change, type Place, type RowKey } from './changes.ts'
 import type { TeamState, WorldData } from './world.ts'
 
@@ -107,6 +107,11 @@ export function readLog(text: string, after: number, file: string): ReadLog {
 interface Indexed {
   rows: Array<Record<string, unknown>>
   byKey: Map<RowKey, Record<string, unknown>>
+  /**
+   * Where each row is, for rows kept in no order (the clock's jobs: the scheduler orders them when
+   * it opens them), so a row deleted is replaced by the last instead of the rows after it moving up.
+   */
+  places?: Map<Record<string, unknown>, number>
 }
 
 /** Applies logged changes to a world read from its base file, as they were made. */
@@ -128,8 +133,8 @@ export class Replay {
         const place = this.index(change[1])
         if (!place) return
         const row = change[2] as Record<string, unknown>
-        if (change[1] === 'jobs') insertJob(place.rows as unknown as JobRow[], row as unknown as JobRow)
-        else place.rows.push(row)
+        place.places?.set(row, place.rows.length)
+        place.rows.push(row)
         place.byKey.set(row[keyField(change[1])] as RowKey, row)
         return
       }
@@ -150,8 +155,17 @@ export class Replay {
         const place = this.index(change[1])
         const row = place?.byKey.get(change[2])
         if (!place || !row) return
-        place.rows.splice(place.rows.indexOf(row), 1)
         place.byKey.delete(change[2])
+        if (!place.places) {
+          place.rows.splice(place.rows.indexOf(row), 1)
+          return
+        }
+        const at = place.places.get(row) as number
+        place.places.delete(row)
+        const last = place.rows.pop() as Record<string, unknown>
+        if (last === row) return
+        place.rows[at] = last
+        place.places.set(last, at)
         return
       }
       case 't': {
@@ -192,7 +206,8 @@ export class Replay {
     const rows = this.rowsAt(place)
     if (!rows) return undefined
     const field = keyField(place)
-    const indexed = { rows, byKey: new Map(rows.map((row) => [row[field] as RowKey, row])) }
+    const indexed: Indexed = { rows, byKey: new Map(rows.map((row) => [row[field] as RowKey, row])) }
+    if (place === 'jobs') indexed.places = new Map(rows.map((row, at) => [row, at]))
     this.indexes.set(place, indexed)
     return indexed
   }

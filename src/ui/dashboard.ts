@@ -108,7 +108,7 @@ export function dashboardRoutes(app: Hono, options: DashboardOptions): void {
   const noMember = (c: Context) =>
     pageResponse(c, { title: 'No such member', main: h`<h1>No such member</h1><p>That user is not a current member of that team. <a href="${DASHBOARD_BASE}">Pick another</a>.</p>` }, 404)
 
-  const teamJobs = (team: number) => services.scheduler.pending().filter((job) => job.team === team)
+  const teamJobs = (team: number) => services.scheduler.soonest((job) => job.team === team)
 
   app.get(SCRIPT_PATH, (c) => scriptResponse(c, DASHBOARD_SCRIPT))
 

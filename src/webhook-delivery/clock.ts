@@ -14,7 +14,7 @@ export async function advanceSettling(services: Pick<Services, 'clock' | 'schedu
   const abandoned = new Set<number>()
   await webhooks.settle(abandoned)
   for (;;) {
-    const next = scheduler.pending()[0]
+    const next = scheduler.next()
     if (next === undefined || next.due > target) break
     ran += scheduler.advance(Math.max(0, next.due - clock.now().getTime()))
     await webhooks.settle(abandoned)

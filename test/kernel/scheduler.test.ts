@@ -1,7 +1,8 @@
 // The scheduler: work due later runs when the mock's clock reaches it, each job at its own moment.
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { createClock, toTimestamp } from '../../src/kernel/clock.ts'
-import { replaceTeamJobs, Scheduler, type JobRow } from '../../src/kernel/scheduler.ts'
+import { forgetJobIndex, replaceTeamJobs, Scheduler, type JobRow } from '../../src/kernel/scheduler.ts'
 
 const START = new Date('2026-07-01T12:00:00Z')
 const after = (seconds: number) => new Date(START.getTime() + seconds * 1000)
@@ -18,13 +19,15 @@ function setup(frozen = true) {
 }
 
 describe('Scheduler', () => {
-  it('keeps its queue soonest first, in the persisted array, ties in the order they were scheduled', () => {
+  it('keeps its jobs in the persisted array and takes them soonest first, ties in the order they were scheduled', () => {
     const { jobs, scheduler } = setup()
     scheduler.schedule('note', 1, 30, after(30))
     scheduler.schedule('note', 1, 10, after(10))
     scheduler.schedule('note', 1, 11, after(10))
-    expect(jobs.map((job) => job.subject)).toEqual([10, 11, 30])
     expect(scheduler.pending()).toBe(jobs)
+    expect(jobs.map((job) => job.subject).sort()).toEqual([10, 11, 30])
+    expect(scheduler.next()?.subject).toBe(10)
+    expect(scheduler.soonest(() => true).map((job) => job.subject)).toEqual([10, 11, 30])
   })
 
   it('runs nothing before its moment, then each job with the clock at its own moment', () => {
@@ -91,7 +94,7 @@ describe('Scheduler', () => {
 describe('Scheduler.holdBeyond', () => {
   /** The same schedules, cancels and runs, on a scheduler that holds the jobs after `horizon` seconds aside and on one that does not. */
   function play(holdAfter: number | undefined) {
-    const { jobs, scheduler, ran } = setup()
+    const { scheduler, ran } = setup()
     scheduler.schedule('note', 1, 1, after(500))
     if (holdAfter !== undefined) scheduler.holdBeyond(after(holdAfter).getTime())
     scheduler.schedule('note', 1, 2, after(400))
@@ -104,7 +107,7 @@ describe('Scheduler.holdBeyond', () => {
     scheduler.unschedule(dropped)
     scheduler.advance(100_000)
     if (holdAfter !== undefined) scheduler.release()
-    return { jobs: jobs.map((job) => [job.id, job.subject, job.due]), ran }
+    return { jobs: scheduler.soonest(() => true).map((job) => [job.id, job.subject, job.due]), ran }
   }
 
   it('keeps later jobs out of the queue until released, then puts them where scheduling would have, cancels included', () => {
@@ -112,9 +115,9 @@ describe('Scheduler.holdBeyond', () => {
     scheduler.holdBeyond(after(100).getTime())
     scheduler.schedule('note', 1, 1, after(400))
     scheduler.schedule('note', 1, 2, after(50))
-    expect(jobs.map((job) => job.subject)).toEqual([])
+    expect(jobs).toEqual([])
     scheduler.release()
-    expect(jobs.map((job) => job.subject)).toEqual([2, 1])
+    expect(scheduler.soonest(() => true).map((job) => job.subject)).toEqual([2, 1])
     expect(play(100)).toEqual(play(undefined))
   })
 
@@ -141,7 +144,7 @@ describe('Scheduler.holdBeyond', () => {
 })
 
 describe('replaceTeamJobs', () => {
-  it("gives one team other jobs, in place, keeping the queue soonest first and other teams' jobs as they were", () => {
+  it("gives one team other jobs, in place, the queue still soonest first and other teams' jobs as they were", () => {
     const { jobs, scheduler, ran, clock } = setup()
     scheduler.schedule('note', 1, 1, after(10))
     scheduler.schedule('note', 2, 2, after(20))
@@ -155,7 +158,7 @@ describe('replaceTeamJobs', () => {
     ]
     replaceTeamJobs(jobs, 1, restored)
     expect(jobs).toBe(queue)
-    expect(jobs.map((job) => [job.team, job.subject])).toEqual([
+    expect(scheduler.soonest(() => true).map((job) => [job.team, job.subject])).toEqual([
       [1, 5],
       [2, 2],
       [1, 6],
@@ -171,5 +174,96 @@ describe('replaceTeamJobs', () => {
       [7, toTimestamp(after(50))],
     ])
     expect(clock.timestamp()).toBe(toTimestamp(after(60)))
+  })
+})
+
+describe('the queue against a sorted list', () => {
+  type Op =
+    | { op: 'schedule'; team: number; subject: number; seconds: number }
+    | { op: 'cancel'; team: number; subject: number }
+    | { op: 'unschedule'; pick: number; copy: boolean }
+    | { op: 'advance'; seconds: number }
+    | { op: 'replace'; team: number; seconds: number[] }
+    | { op: 'reload' }
+  const team = fc.integer({ min: 1, max: 3 })
+  const subject = fc.integer({ min: 1, max: 6 })
+  const seconds = fc.integer({ min: 0, max: 120 })
+  const op: fc.Arbitrary<Op> = fc.oneof(
+    { weight: 6, arbitrary: fc.record({ op: fc.constant('schedule' as const), team, subject, seconds }) },
+    { weight: 1, arbitrary: fc.record({ op: fc.constant('cancel' as const), team, subject }) },
+    { weight: 1, arbitrary: fc.record({ op: fc.constant('unschedule' as const), pick: fc.nat(), copy: fc.boolean() }) },
+    { weight: 2, arbitrary: fc.record({ op: fc.constant('advance' as const), seconds: fc.integer({ min: 0, max: 60 }) }) },
+    { weight: 1, arbitrary: fc.record({ op: fc.constant('replace' as const), team, seconds: fc.array(seconds, { maxLength: 4 }) }) },
+    { weight: 1, arbitrary: fc.record({ op: fc.constant('reload' as const) }) },
+  )
+
+  it('runs, keeps and drops the same jobs as a list kept sorted by due moment and id would, over seeded runs', () => {
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 200 }), (ops) => {
+        const { jobs, clock, scheduler, ran } = setup()
+        let model: JobRow[] = []
+        const byDue = (a: JobRow, b: JobRow) => a.due - b.due || a.id - b.id
+        let nextRestoredId = 1_000_000
+        for (const step of ops) {
+          const now = clock.nowMs()
+          if (step.op === 'schedule') {
+            model.push(scheduler.schedule('note', step.team, step.subject, new Date(now + step.seconds * 1000)))
+          } else if (step.op === 'cancel') {
+            scheduler.cancel('note', step.team, step.subject)
+            model = model.filter((job) => !(job.team === step.team && job.subject === step.subject))
+          } else if (step.op === 'unschedule') {
+            const job = model[step.pick % Math.max(1, model.length)]
+            if (!job) continue
+            scheduler.unschedule(step.copy ? { ...job } : job)
+            model = model.filter((other) => other.id !== job.id)
+          } else if (step.op === 'advance') {
+            const target = now + step.seconds * 1000
+            const due = model.filter((job) => job.due <= target).sort(byDue)
+            ran.length = 0
+            expect(scheduler.advance(step.seconds * 1000)).toBe(due.length)
+            expect(ran.map(([, subject, at]) => [subject, at])).toEqual(due.map((job) => [job.subject, toTimestamp(new Date(job.due))]))
+            model = model.filter((job) => job.due > target)
+          } else if (step.op === 'replace') {
+            const restored = step.seconds.map((offset) => ({ id: nextRestoredId++, kind: 'note', team: step.team, subject: 1, due: now + offset * 1000 }))
+            replaceTeamJobs(jobs, step.team, restored)
+            model = [...model.filter((job) => job.team !== step.team), ...restored]
+          } else {
+            // A world read back from its file: the same jobs, in another order.
+            jobs.reverse()
+            forgetJobIndex(jobs)
+          }
+          expect(scheduler.soonest(() => true).map((job) => job.id)).toEqual([...model].sort(byDue).map((job) => job.id))
+          expect(scheduler.next()?.id).toBe([...model].sort(byDue)[0]?.id)
+        }
+        // What is left runs soonest first.
+        ran.length = 0
+        scheduler.advance(1_000_000_000)
+        expect(ran.map(([, subject, at]) => [subject, at])).toEqual([...model].sort(byDue).map((job) => [job.subject, toTimestamp(new Date(job.due))]))
+      }),
+      { seed: 1_127, numRuns: 300 },
+    )
+  })
+
+  it('takes jobs out from anywhere in the queue and still runs the rest soonest first, over seeded runs', () => {
+    const plan = fc.record({
+      dues: fc.array(fc.integer({ min: 0, max: 10_000 }), { minLength: 1, maxLength: 300 }),
+      dropped: fc.array(fc.nat(), { maxLength: 150 }),
+    })
+    fc.assert(
+      fc.property(plan, ({ dues, dropped }) => {
+        const { scheduler, ran } = setup()
+        let waiting = dues.map((seconds, subject) => scheduler.schedule('note', 1, subject, after(seconds)))
+        for (const pick of dropped) {
+          const job = waiting[pick % waiting.length]
+          if (!job) break
+          scheduler.unschedule(job)
+          waiting = waiting.filter((other) => other !== job)
+        }
+        scheduler.advance(20_000_000)
+        const order = waiting.sort((a, b) => a.due - b.due || a.id - b.id)
+        expect(ran.map(([, subject]) => subject)).toEqual(order.map((job) => job.subject))
+      }),
+      { seed: 2_611, numRuns: 200 },
+    )
   })
 })

@@ -15,7 +15,7 @@ import { WORLD_FORMAT, type WorldData } from '../../src/store/world.ts'
 import { TABLES } from '../../src/tables.ts'
 import { ApiClient } from '../support/api.ts'
 import { fixture } from '../support/contracts.ts'
-import { TEST_NOW } from '../support/mock.ts'
+import { TEST_NOW, withJobsInOrder } from '../support/mock.ts'
 
 let template: WorldData | undefined
 /** A freshly seeded world (seeded once per file, cloned per call). */
@@ -231,7 +231,7 @@ describe('a mock on a data file', () => {
     const acme = read?.teams.find((team) => team.team.identifier === 'acme-recruitment')
     expect(acme?.clients.find((row) => row.id === created.body.id)).toMatchObject({ email: 'persisted@example.com' })
     expect(acme?.team.telephone).toBe('+44 20 7946 0999')
-    expect(read).toEqual(mock.world.store.data)
+    expect(withJobsInOrder(read)).toEqual(withJobsInOrder(mock.world.store.data))
   })
 
   it('keeps registered OAuth clients and issued tokens: they work after a restart', async () => {
@@ -280,7 +280,7 @@ describe('a mock on a data file', () => {
     await mock.world.compact()
     expect((await stat(`${file}.log`)).size).toBe(0)
     expect(existsSync(`${file}.log.compacting`)).toBe(false)
-    expect(await readBack()).toEqual(mock.world.store.data)
+    expect(withJobsInOrder(await readBack())).toEqual(withJobsInOrder(mock.world.store.data))
   })
 })
 
@@ -322,13 +322,13 @@ describe('a save that fails (fault 2)', () => {
     expect([failed.status, await failed.json()]).toEqual([500, { message: 'Server Error' }])
     expect(errors.mock.calls).toEqual([[`ivs-mock: could not write the change log ${file}.log (ENOSPC); the change was undone`]])
     expect((await api.get('/clients', { limit: 100 })).body.total).toBe(before)
-    expect(await readBack()).toEqual(mock.world.store.data)
+    expect(withJobsInOrder(await readBack())).toEqual(withJobsInOrder(mock.world.store.data))
 
     failing = false
     const retried = await api.post('/clients', { name: { first_name: 'Lost', last_name: 'Write' }, email: 'lost@example.com' })
     expect(retried.status).toBe(201)
     expect((await api.get('/clients', { limit: 100 })).body.total).toBe(before + 1)
-    expect(await readBack()).toEqual(mock.world.store.data)
+    expect(withJobsInOrder(await readBack())).toEqual(withJobsInOrder(mock.world.store.data))
   })
 
   it('catches a failed save of due jobs outside a request: one line, undone, the process goes on', async () => {
@@ -339,9 +339,9 @@ describe('a save that fails (fault 2)', () => {
     await settled()
     expect(errors.mock.calls).toEqual([[`ivs-mock: could not write the change log ${file}.log (ENOSPC); the change was undone`]])
     expect(mock.services.scheduler.pending().length).toBe(jobs)
-    expect(await readBack()).toEqual(mock.world.store.data)
+    expect(withJobsInOrder(await readBack())).toEqual(withJobsInOrder(mock.world.store.data))
     failing = false
     expect((await new ApiClient(mock.app, 'ivs_acme_owner').post('/clients', { name: { first_name: 'After', last_name: 'Failure' }, email: 'after@example.com' })).status).toBe(201)
-    expect(await readBack()).toEqual(mock.world.store.data)
+    expect(withJobsInOrder(await readBack())).toEqual(withJobsInOrder(mock.world.store.data))
   })
 })

@@ -20,6 +20,14 @@ import { TABLES } from '../../src/tables.ts'
 /** The mock's clock in tests: frozen at a fixed moment, after the seeded world's epoch. */
 export const TEST_NOW = new Date('2026-07-01T12:00:00Z')
 
+/**
+ * A world with its jobs soonest first: the clock's queue keeps them in heap order, which the same
+ * world read back from its files need not share.
+ */
+export function withJobsInOrder(data: WorldData | undefined): WorldData | undefined {
+  return data && { ...data, jobs: [...data.jobs].sort((a, b) => a.due - b.due || a.id - b.id) }
+}
+
 /** TEST_NOW as the API writes timestamps. */
 export const NOW = toTimestamp(TEST_NOW)
 
