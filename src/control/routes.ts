@@ -6,7 +6,7 @@ import { SURFACES } from '../contracts/load.ts'
 import { toTimestamp } from '../kernel/clock.ts'
 import { NO_EXPAND } from '../kernel/expand.ts'
 import { completeRecord, completeStep, type Submission } from '../lifecycle/engine.ts'
-import { JOBS } from '../lifecycle/schedule.ts'
+import { JOBS, recordJobs } from '../lifecycle/schedule.ts'
 import { archiveClient, unarchiveClient, type ClientRow } from '../resources/clients/index.ts'
 import { presentCorrection, proposeCorrection } from '../resources/corrections/index.ts'
 import { presentRecord, recordStatus, type RecordRow, type StepRow } from '../resources/records/index.ts'
@@ -150,12 +150,7 @@ export function controlRoutes(routes: ControlRoutes, teamDropped: (team: number)
 
   routes.handle('control.records.get', { find: findRecord }, ({ ctx, found }) => {
     const { team, record } = found
-    const checks = new Set(record.steps.map((step) => step.check))
-    const jobs = ctx.scheduler.soonest(
-      (job) =>
-        job.team === team.id &&
-        (job.kind === JOBS.checkResult ? checks.has(job.subject) : (job.kind === JOBS.reminder || job.kind === JOBS.expiry) && job.subject === record.id),
-    )
+    const jobs = recordJobs(ctx.scheduler, team.id, record.id, record.steps.flatMap((step) => (step.check === null ? [] : [step.check])))
     return {
       object: 'mock_record' as const,
       record: record.id,

@@ -346,9 +346,27 @@ export class Scheduler {
     return queueOf(this.jobs).heap.peek()
   }
 
-  /** The jobs waiting that `which` picks, soonest first. */
-  soonest(which: (job: JobRow) => boolean): JobRow[] {
-    return this.jobs.filter(which).sort(dueOrder)
+  /** The first `count` jobs waiting that `which` picks, soonest first: the queue's heap walked in order, as far as they take. */
+  soonest(which: (job: JobRow) => boolean, count = Infinity): JobRow[] {
+    const jobs = this.jobs
+    queueOf(jobs)
+    const picked: JobRow[] = []
+    // The heap's places still to visit, soonest first: a place's children come after it.
+    const frontier = new MinHeap<number>((a, b) => dueOrder(jobs[a] as JobRow, jobs[b] as JobRow) < 0)
+    if (jobs.length > 0) frontier.push(0)
+    while (picked.length < count && frontier.size > 0) {
+      const at = frontier.pop() as number
+      const job = jobs[at] as JobRow
+      if (which(job)) picked.push(job)
+      for (const child of [2 * at + 1, 2 * at + 2]) if (child < jobs.length) frontier.push(child)
+    }
+    return picked
+  }
+
+  /** The jobs waiting about these subjects (each a kind and a subject, of one team), soonest first: found by subject, not by walking the queue. */
+  about(team: number, subjects: ReadonlyArray<readonly [kind: string, subject: number]>): JobRow[] {
+    const { about } = queueOf(this.jobs)
+    return subjects.flatMap(([kind, subject]) => about.get(kind, team, subject) ?? []).sort(dueOrder)
   }
 
   /** Runs every job due by now, each with the clock at its own moment. Returns how many ran. */

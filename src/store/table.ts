@@ -119,6 +119,14 @@ export class Table<T extends { id: number }> implements Iterable<T> {
   }
 
   /**
+   * The rows that hold each key, a row holding several (a record document's attachments), which it
+   * may gain after it is inserted: services that give a row a key call changed(row). See GroupByEach.
+   */
+  groupByEach<K>(keysOf: (row: T) => readonly K[]): GroupByEach<K, T> {
+    return this.follow(new GroupByEach(keysOf, this.rows))
+  }
+
+  /**
    * The rows kept in the order `compare` gives, by values that never change (a creation moment)
    * or that services tell of when they do (a client's name: changed(row)). See OrderedRows.
    */
@@ -223,6 +231,60 @@ export class GroupIndex<K, T extends object> implements RowIndex<T> {
     if (!group) return
     group.splice(group.indexOf(row), 1)
     if (group.length === 0) this.groups.delete(key)
+  }
+}
+
+/**
+ * The rows that hold each key among their keys (what holds an attachment: record documents, form
+ * answers), in the order they were filed. Built at its first use; a row is filed under its keys
+ * when inserted or changed, and taken out of those it holds when deleted. A row is checked to
+ * still hold the key when read, so one that let go of a key (an answer replaced) is passed over.
+ */
+export class GroupByEach<K, T extends object> implements RowIndex<T> {
+  private holders: Map<K, T[]> | undefined
+
+  /** table: the table's rows, what handed-out rows are recorded against. */
+  constructor(
+    private readonly keysOf: (row: T) => readonly K[],
+    private readonly table: readonly T[],
+  ) {}
+
+  get(key: K): T[] {
+    if (!this.holders) {
+      this.holders = new Map()
+      for (const row of this.table) this.file(row)
+    }
+    const rows = (this.holders.get(key) ?? []).filter((row) => this.keysOf(row).includes(key))
+    if (recording.on) touchedAll(this.table, rows)
+    return rows
+  }
+
+  add(row: T): void {
+    if (this.holders) this.file(row)
+  }
+
+  update(row: T): void {
+    if (this.holders) this.file(row)
+  }
+
+  remove(row: T): void {
+    if (!this.holders) return
+    for (const key of this.keysOf(row)) {
+      const rows = this.holders.get(key)
+      const place = rows?.indexOf(row) ?? -1
+      if (!rows || place < 0) continue
+      rows.splice(place, 1)
+      if (rows.length === 0) this.holders.delete(key)
+    }
+  }
+
+  private file(row: T): void {
+    const holders = this.holders as Map<K, T[]>
+    for (const key of this.keysOf(row)) {
+      const rows = holders.get(key)
+      if (!rows) holders.set(key, [row])
+      else if (!rows.includes(row)) rows.push(row)
+    }
   }
 }
 
@@ -402,8 +464,8 @@ export class PartitionByEach<K, T extends object> implements RowIndex<T> {
  * name, or a creation moment where rows are not stored in creation order, as a credit history
  * whose records' charges are written after purchases dated later), so that the list unfiltered is
  * these rows as they are. Built at its first use (one sort); a row inserted goes in by a binary
- * search, one changed is taken out (found by a scan: its old value is gone) and put back where its
- * new value goes.
+ * search, one changed is taken out (found by a scan when its value moved) and put back where its
+ * new value goes, one whose value did not move stays.
  */
 export class OrderedRows<T extends object> implements RowIndex<T> {
   private sorted: T[] | undefined
@@ -428,13 +490,25 @@ export class OrderedRows<T extends object> implements RowIndex<T> {
 
   remove(row: T): void {
     if (!this.sorted) return
-    const place = this.sorted.indexOf(row)
+    const place = this.placeOf(row)
     if (place >= 0) this.sorted.splice(place, 1)
   }
 
   update(row: T): void {
     if (!this.sorted) return
-    this.remove(row)
+    const sorted = this.sorted
+    const place = this.placeOf(row)
+    // Still in order with its neighbours (a form answered keeps its created_at): nothing moves.
+    const inOrder = place >= 0 && (place === 0 || this.compare(sorted[place - 1] as T, row) < 0) && (place === sorted.length - 1 || this.compare(row, sorted[place + 1] as T) < 0)
+    if (inOrder) return
+    if (place >= 0) sorted.splice(place, 1)
     this.add(row)
+  }
+
+  /** Where the row is: by a binary search while its value is the one it was placed by, else by a scan; -1 when it is not there. */
+  private placeOf(row: T): number {
+    const sorted = this.sorted as T[]
+    const place = placeIn(sorted, row, (a, b) => this.compare(a, b) < 0)
+    return sorted[place] === row ? place : sorted.indexOf(row)
   }
 }

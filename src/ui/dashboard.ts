@@ -9,6 +9,7 @@ import type { Services } from '../context.ts'
 import type { CaseJson, ClientJson, RecordJson, StepJson, WebhookDeliveryJson, WebhookJson } from '../contracts/generated.ts'
 import type { Contracts } from '../contracts/load.ts'
 import type { Identity, Team } from '../store/world.ts'
+import { recordJobs } from '../lifecycle/schedule.ts'
 import { advanceSettling } from '../webhook-delivery/index.ts'
 import { DASHBOARD_BASE } from './bases.ts'
 import { ApiCaller, problemOf, type ApiDispatch } from './api.ts'
@@ -108,7 +109,6 @@ export function dashboardRoutes(app: Hono, options: DashboardOptions): void {
   const noMember = (c: Context) =>
     pageResponse(c, { title: 'No such member', main: h`<h1>No such member</h1><p>That user is not a current member of that team. <a href="${DASHBOARD_BASE}">Pick another</a>.</p>` }, 404)
 
-  const teamJobs = (team: number) => services.scheduler.soonest((job) => job.team === team)
 
   app.get(SCRIPT_PATH, (c) => scriptResponse(c, DASHBOARD_SCRIPT))
 
@@ -168,7 +168,7 @@ export function dashboardRoutes(app: Hono, options: DashboardOptions): void {
       main: h`<div data-version-url="${DASHBOARD_BASE}/teams/${viewer.team.id}/version" data-version="${version}">
 <h1>${viewer.team.name}</h1>
 ${notices(c.req.query('notice'), c.req.query('problem'))}
-${clockPanel(viewer, clock, teamJobs(viewer.team.id).slice(0, ROWS.jobs), services.scheduler.pending().length)}
+${clockPanel(viewer, clock, services.scheduler.soonest((job) => job.team === viewer.team.id, ROWS.jobs), services.scheduler.pending().length)}
 ${recordsPanel(viewer, recordRows, records.ok ? records.body.total : 0, records.ok ? undefined : problemOf(records))}
 ${cases === undefined ? casesPanel(viewer, [], new Map(), 0, 'This is a legacy team: it has no cases.') : casesPanel(viewer, cases.ok ? dataOf<CaseJson>(cases.body) : [], new Map(), cases.ok ? cases.body.total : 0, cases.ok ? undefined : `${problemOf(cases)}: this member may not list cases.`)}
 ${webhooksPanel(webhookRows, webhooks.ok ? undefined : `${problemOf(webhooks)}: this member's role may not see webhooks.`)}
@@ -199,8 +199,7 @@ ${clientsPanel(clients.ok ? dataOf<ClientJson>(clients.body) : [], clients.ok ? 
         return { step, check: check?.ok ? check.body : undefined, review: typeof step.review === 'object' && step.review !== null ? step.review : undefined }
       }),
     )
-    const checks = new Set(stepRows.flatMap(({ check }) => (check ? [check.id] : [])))
-    const jobs = teamJobs(identity.team.id).filter((job) => (job.kind === 'check.result' ? checks.has(job.subject) : job.kind.startsWith('record.') && job.subject === id))
+    const jobs = recordJobs(services.scheduler, identity.team.id, id, stepRows.flatMap(({ check }) => (check ? [check.id] : [])))
     const caseList = cases === undefined ? { list: [], problem: 'A legacy team has no cases.' } : cases.ok ? { list: dataOf<CaseJson>(cases.body) } : { list: [], problem: problemOf(cases) }
     return pageResponse(c, {
       title: `Record ${id}`,

@@ -197,7 +197,7 @@ describe('the queue against a sorted list', () => {
     { weight: 1, arbitrary: fc.record({ op: fc.constant('reload' as const) }) },
   )
 
-  it('runs, keeps and drops the same jobs as a list kept sorted by due moment and id would, over seeded runs', () => {
+  it('runs, keeps, drops, finds by subject and lists the soonest of the same jobs as a list kept sorted by due moment and id would, over seeded runs', () => {
     fc.assert(
       fc.property(fc.array(op, { maxLength: 200 }), (ops) => {
         const { jobs, clock, scheduler, ran } = setup()
@@ -234,6 +234,9 @@ describe('the queue against a sorted list', () => {
           }
           expect(scheduler.soonest(() => true).map((job) => job.id)).toEqual([...model].sort(byDue).map((job) => job.id))
           expect(scheduler.next()?.id).toBe([...model].sort(byDue)[0]?.id)
+          const ofTeam = [...model].filter((job) => job.team === 1).sort(byDue)
+          expect(scheduler.soonest((job) => job.team === 1, 3).map((job) => job.id)).toEqual(ofTeam.slice(0, 3).map((job) => job.id))
+          expect(scheduler.about(1, [['note', 2], ['note', 5]]).map((job) => job.id)).toEqual(ofTeam.filter((job) => job.subject === 2 || job.subject === 5).map((job) => job.id))
         }
         // What is left runs soonest first.
         ran.length = 0

@@ -99,13 +99,13 @@ export function attachmentsInAnswers(fields: ReadonlyArray<{ type: string; value
   return fields.flatMap((field) => (field.type === 'document' && Array.isArray(field.value) ? field.value.filter((id): id is number => typeof id === 'number') : []))
 }
 
-/** What holds an attachment. */
+/** What holds an attachment (each by an index but the team's library, a few documents). */
 function holdersOf(team: Team, id: number) {
   return {
     files: team.filesByAttachment.get(id),
     libraryDocuments: team.libraryDocuments.filter((document) => document.attachment === id),
-    recordDocuments: team.recordDocuments.filter((document) => document.attachments.includes(id)),
-    forms: team.forms.filter((form) => attachmentsInAnswers(form.fields).includes(id)),
+    recordDocuments: team.documentsByAttachment.get(id),
+    forms: team.formsByAttachment.get(id),
   }
 }
 

@@ -266,6 +266,8 @@ export function completeForm(ctx: TeamContext, form: FormRow, filler: Filler, an
   if (form.completed_at !== null || !client) return form
   if (answers === undefined) fillIn(ctx, form, client, filler)
   else fillWith(ctx, form, answers, filler)
+  // Its document answers hold attachments now (formsByAttachment).
+  ctx.team.forms.changed(form)
   const now = ctx.clock.timestamp()
   form.completed_at = now
   form.updated_at = now

@@ -1,7 +1,7 @@
 // What this resource keeps in each team: its rows, tables and indexes, and its id sequences.
 import { declareTables } from '../../store/world.ts'
 import { compareBy } from '../../kernel/sort.ts'
-import { Table, type GroupIndex, type OrderedRows, type PartitionByEach, type UniqueIndex } from '../../store/table.ts'
+import { Table, type GroupByEach, type GroupIndex, type OrderedRows, type PartitionByEach, type UniqueIndex } from '../../store/table.ts'
 import { attachmentsInAnswers } from '../attachments/index.ts'
 import { partitionByClientAssignees } from '../clients/index.ts'
 import type { FormRow } from './rows.ts'
@@ -18,6 +18,8 @@ declare module '../../store/world.ts' {
     formsByCreation: OrderedRows<FormRow>
     /** The forms of the clients each user is assigned to, by created_at (what an assigned-only member lists). */
     formsByAssignee: PartitionByEach<number, FormRow>
+    /** The forms whose answers hold each attachment (what may not be deleted with a file). */
+    formsByAttachment: GroupByEach<number, FormRow>
   }
   interface IdSequences {
     form: true
@@ -36,6 +38,7 @@ export const formTables = declareTables({
       formsByReference: forms.uniqueBy((form) => form.reference),
       formsByCreation: forms.orderedBy(byCreation),
       formsByAssignee: partitionByClientAssignees(team, forms, formsByClient, (a, b) => byCreation(a, b) < 0),
+      formsByAttachment: forms.groupByEach((form) => attachmentsInAnswers(form.fields)),
     }
   },
   dropClient(team, client) {

@@ -129,6 +129,7 @@ export function completeRecordDocument(ctx: TeamContext, record: RecordRow, step
   if (document.type !== 'sent') {
     const added = given().filter((id) => !document.attachments.includes(id))
     document.attachments.push(...added)
+    ctx.team.recordDocuments.changed(document)
     fileDocument(ctx, record, document, added)
     return [document]
   }

@@ -1,6 +1,6 @@
 // What this resource keeps in each team: its rows, tables and indexes, and its id sequences.
 import { declareTables } from '../../store/world.ts'
-import { Table, type GroupIndex, type InsertionOrder, type Partition, type PartitionByEach, type UniqueIndex } from '../../store/table.ts'
+import { Table, type GroupByEach, type GroupIndex, type InsertionOrder, type Partition, type PartitionByEach, type UniqueIndex } from '../../store/table.ts'
 import { visibilityOf, type Visibility } from '../../kernel/visibility.ts'
 import { assignedUsers } from '../assignees/index.ts'
 import { partitionByClientVisibility } from '../clients/index.ts'
@@ -40,6 +40,8 @@ declare module '../../store/world.ts' {
     reviewsByStep: GroupIndex<number, StepReviewRow>
     recordDocuments: Table<RecordDocumentRow>
     documentsByRecord: GroupIndex<number, RecordDocumentRow>
+    /** The record documents that hold each attachment (what may not be deleted with a file). */
+    documentsByAttachment: GroupByEach<number, RecordDocumentRow>
     corrections: Table<CorrectionRow>
     correctionsByClient: GroupIndex<number, CorrectionRow>
     recordTemplates: Table<RecordTemplateRow>
@@ -80,6 +82,7 @@ export const recordTables = declareTables({
       reviewsByStep: stepReviews.groupBy((review) => review.step),
       recordDocuments,
       documentsByRecord: recordDocuments.groupBy((document) => document.record),
+      documentsByAttachment: recordDocuments.groupByEach((document) => document.attachments),
       corrections,
       correctionsByClient: corrections.groupBy((correction) => correction.client),
       recordTemplates: new Table(state.record_templates),

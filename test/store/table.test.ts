@@ -1,0 +1,88 @@
+// The kernel's table indexes that follow rows whose keys change, against a brute-force answer over
+// seeded runs of inserts, changes and deletes: what holds each key (GroupByEach: record documents
+// and form answers by attachment) and rows kept in a sort order (OrderedRows: credits and forms by
+// created_at, a row changed where its value did not move).
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { Table } from '../../src/store/table.ts'
+
+interface Row {
+  id: number
+  keys: number[]
+  at: number
+}
+
+type Step =
+  | { op: 'insert'; keys: number[]; at: number }
+  | { op: 'gain'; pick: number; key: number }
+  | { op: 'replace'; pick: number; keys: number[] }
+  | { op: 'move'; pick: number; at: number }
+  | { op: 'touch'; pick: number }
+  | { op: 'delete'; pick: number }
+  | { op: 'read'; key: number }
+
+const key = fc.integer({ min: 1, max: 8 })
+const step: fc.Arbitrary<Step> = fc.oneof(
+  { weight: 4, arbitrary: fc.record({ op: fc.constant('insert' as const), keys: fc.array(key, { maxLength: 3 }), at: fc.integer({ min: 0, max: 20 }) }) },
+  { weight: 2, arbitrary: fc.record({ op: fc.constant('gain' as const), pick: fc.nat(), key }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('replace' as const), pick: fc.nat(), keys: fc.array(key, { maxLength: 3 }) }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('move' as const), pick: fc.nat(), at: fc.integer({ min: 0, max: 20 }) }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('touch' as const), pick: fc.nat() }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('delete' as const), pick: fc.nat() }) },
+  { weight: 2, arbitrary: fc.record({ op: fc.constant('read' as const), key }) },
+)
+
+/** Plays the steps on a table and its indexes, telling the table of every change (Table.changed), and checks both indexes after each step. */
+function play(steps: Step[]) {
+  const rows: Row[] = []
+  const table = new Table(rows)
+  const holders = table.groupByEach((row: Row) => row.keys)
+  const ordered = table.orderedBy((a: Row, b: Row) => a.at - b.at || a.id - b.id)
+  let nextId = 1
+  const live = () => table.all()
+  const picked = (pick: number) => live()[pick % Math.max(1, live().length)]
+  // Each index is built at its first read: the steps before it are found by the build, those after by the table's calls.
+  const check = (keys: readonly number[]) => {
+    for (const each of keys) expect(holders.get(each).map((row) => row.id).sort((a, b) => a - b)).toEqual(live().filter((row) => row.keys.includes(each)).map((row) => row.id))
+    expect(ordered.rows().map((row) => row.id)).toEqual([...live()].sort((a, b) => a.at - b.at || a.id - b.id).map((row) => row.id))
+  }
+  for (const each of steps) {
+    if (each.op === 'insert') table.insert({ id: nextId++, keys: [...new Set(each.keys)], at: each.at })
+    else if (each.op === 'read') check([each.key])
+    else {
+      const row = picked(each.pick)
+      if (!row) continue
+      if (each.op === 'delete') table.delete(row.id)
+      else {
+        if (each.op === 'gain' && !row.keys.includes(each.key)) row.keys.push(each.key)
+        if (each.op === 'replace') row.keys = [...new Set(each.keys)]
+        if (each.op === 'move') row.at = each.at
+        table.changed(row)
+      }
+    }
+  }
+  check([1, 2, 3, 4, 5, 6, 7, 8])
+}
+
+describe('the indexes of a table whose rows change', () => {
+  it('find the rows that hold each key, and keep the rows in order, as a scan and a sort would, over seeded runs', () => {
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 120 }), (steps) => play(steps)),
+      { seed: 3_301, numRuns: 300 },
+    )
+  })
+
+  it('find a key a row gained after the index was built, and pass over one it let go of', () => {
+    play([
+      { op: 'insert', keys: [1], at: 5 },
+      { op: 'insert', keys: [2], at: 3 },
+      { op: 'read', key: 1 },
+      { op: 'gain', pick: 1, key: 1 },
+      { op: 'read', key: 1 },
+      { op: 'replace', pick: 0, keys: [3] },
+      { op: 'read', key: 1 },
+      { op: 'move', pick: 0, at: 1 },
+      { op: 'read', key: 3 },
+    ])
+  })
+})
