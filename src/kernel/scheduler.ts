@@ -18,10 +18,9 @@ export interface JobRow {
 
 export type JobHandler = (job: JobRow) => void
 
-/** What a scheduler holds out of the queue (holdBeyond): the jobs due by its horizon in a heap, indexed by subject for cancelling, and the later ones. */
+/** What a scheduler holds out of the queue (holdBeyond): the jobs due by its horizon in a queue of their own, and the later ones by subject. */
 interface HeldJobs {
-  soon: DueHeap
-  soonAbout: JobsAbout
+  soon: JobQueue
   later: JobsAbout
 }
 
@@ -84,7 +83,8 @@ const dueOrder = (a: JobRow, b: JobRow) => a.due - b.due || a.id - b.id
 class JobHeap {
   private readonly places = new Map<JobRow, number>()
 
-  constructor(private readonly jobs: JobRow[]) {
+  /** jobs: the queue's array, kept in heap order (read it, never change it). */
+  constructor(readonly jobs: JobRow[]) {
     jobs.forEach((job, index) => this.places.set(job, index))
     for (let index = (jobs.length >>> 1) - 1; index >= 0; index--) this.sink(index)
   }
@@ -148,43 +148,43 @@ class JobHeap {
   }
 }
 
-/**
- * A queue's heap and its jobs by what they are about (so cancelling a record's reminders does not
- * walk the queue), kept beside its array: every Scheduler on the same array shares them. Built when
- * first needed, and made again after the array is changed other than through them.
- */
+/** A queue: its heap, and its jobs by what they are about (so cancelling a record's reminders does not walk it). */
 interface JobQueue {
   heap: JobHeap
   about: JobsAbout
 }
 
-const jobQueues = new WeakMap<JobRow[], JobQueue>()
-
-function queueOf(jobs: JobRow[]): JobQueue {
-  let queue = jobQueues.get(jobs)
-  if (queue) return queue
+function queueOver(jobs: JobRow[]): JobQueue {
   const about = new JobsAbout()
   for (const job of jobs) about.add(job)
-  queue = { heap: new JobHeap(jobs), about }
-  jobQueues.set(jobs, queue)
+  return { heap: new JobHeap(jobs), about }
+}
+
+/**
+ * The queue of a world's jobs array, kept beside it: every Scheduler on the same array shares it.
+ * Made when first needed, and made again after the array is changed other than through it.
+ */
+const jobQueues = new WeakMap<JobRow[], JobQueue>()
+
+/** The queue kept over a world's jobs array. */
+function queueOf(jobs: JobRow[]): JobQueue {
+  let queue = jobQueues.get(jobs)
+  if (!queue) jobQueues.set(jobs, (queue = queueOver(jobs)))
   return queue
 }
 
 /** The queue was changed other than through the scheduler (a world reloaded, a log replayed): its heap and index are made again when next needed. */
-export function forgetJobIndex(jobs: JobRow[]): void {
+export function forgetJobQueue(jobs: JobRow[]): void {
   jobQueues.delete(jobs)
 }
 
-/** Adds a job to a queue. */
-function enqueue(jobs: JobRow[], job: JobRow): void {
-  const queue = queueOf(jobs)
+function enqueue(queue: JobQueue, job: JobRow): void {
   queue.heap.push(job)
   queue.about.add(job)
 }
 
 /** Takes a job out of a queue; answers whether it was in it. */
-function dequeue(jobs: JobRow[], job: JobRow): boolean {
-  const queue = queueOf(jobs)
+function dequeue(queue: JobQueue, job: JobRow): boolean {
   if (!queue.heap.remove(job)) return false
   queue.about.remove(job)
   return true
@@ -199,47 +199,13 @@ export function replaceTeamJobs(jobs: JobRow[], team: number, replacement: reado
   jobs.length = 0
   for (const job of others) jobs.push(job)
   for (const job of replacement) jobs.push(job)
-  forgetJobIndex(jobs)
+  forgetJobQueue(jobs)
 }
 
 /** Adds many jobs to a queue at once: its heap is made again over all of them, in one pass, when next needed. */
 function enqueueAll(jobs: JobRow[], incoming: readonly JobRow[]): void {
   for (const job of incoming) jobs.push(job)
-  forgetJobIndex(jobs)
-}
-
-/**
- * Jobs by due moment, then id (the queue's order), in a heap. Jobs dropped while in it stay until they come up, and are skipped then.
- */
-class DueHeap {
-  private readonly heap = new MinHeap<JobRow>((a, b) => dueOrder(a, b) < 0)
-  private readonly dropped = new Set<JobRow>()
-
-  /** The soonest job, or undefined. */
-  peek(): JobRow | undefined {
-    while (this.heap.size > 0 && this.dropped.delete(this.heap.peek() as JobRow)) this.heap.pop()
-    return this.heap.peek()
-  }
-
-  /** Takes the job peek() answered. */
-  pop(): void {
-    this.heap.pop()
-  }
-
-  push(job: JobRow): void {
-    this.heap.push(job)
-  }
-
-  drop(job: JobRow): void {
-    this.dropped.add(job)
-  }
-
-  /** Empties the heap, answering the jobs not dropped (in no order). */
-  take(): JobRow[] {
-    const live = this.heap.drain().filter((job) => !this.dropped.has(job))
-    this.dropped.clear()
-    return live
-  }
+  forgetJobQueue(jobs)
 }
 
 /** A run that keeps finding due work this long is a bug (a job rescheduling itself at once), not load. */
@@ -271,7 +237,7 @@ export class Scheduler {
    */
   holdBeyond(moment: number): void {
     this.horizon = moment
-    this.held = { soon: new DueHeap(), soonAbout: new JobsAbout(), later: new JobsAbout() }
+    this.held = { soon: queueOver([]), later: new JobsAbout() }
   }
 
   /** Puts the held jobs into the queue, where scheduling them would have put them. */
@@ -279,7 +245,7 @@ export class Scheduler {
     const held = this.held
     this.held = undefined
     this.horizon = Infinity
-    if (held) enqueueAll(this.jobs, [...held.soon.take(), ...held.later.all()])
+    if (held) enqueueAll(this.jobs, [...held.soon.heap.jobs, ...held.later.all()])
   }
 
   on(kind: string, handler: JobHandler): void {
@@ -289,12 +255,9 @@ export class Scheduler {
   schedule(kind: string, team: number, subject: number, due: Date): JobRow {
     const job: JobRow = { id: this.nextId(), kind, team, subject, due: due.getTime() }
     const held = this.held
-    if (!held) enqueue(this.jobs, job)
+    if (!held) enqueue(queueOf(this.jobs), job)
     else if (job.due > this.horizon) held.later.add(job)
-    else {
-      held.soon.push(job)
-      held.soonAbout.add(job)
-    }
+    else enqueue(held.soon, job)
     this.log?.added(job)
     return job
   }
@@ -306,7 +269,7 @@ export class Scheduler {
       return
     }
     const queued = queueOf(this.jobs).about.get(job.kind, job.team, job.subject)?.find((about) => about.id === job.id)
-    if (queued && dequeue(this.jobs, queued)) this.log?.removed(queued)
+    if (queued && dequeue(queueOf(this.jobs), queued)) this.log?.removed(queued)
   }
 
   /** Drops the jobs of a kind about a subject (a record's expiry moved, a reminder was switched off). */
@@ -315,8 +278,9 @@ export class Scheduler {
       this.log?.removed(job)
       return true
     })
-    for (const job of [...(queueOf(this.jobs).about.get(kind, team, subject) ?? [])]) {
-      if (dequeue(this.jobs, job)) this.log?.removed(job)
+    const queue = queueOf(this.jobs)
+    for (const job of [...(queue.about.get(kind, team, subject) ?? [])]) {
+      if (dequeue(queue, job)) this.log?.removed(job)
     }
   }
 
@@ -325,13 +289,13 @@ export class Scheduler {
     const held = this.held
     if (!held) return false
     let dropped = false
-    for (const about of [held.soonAbout, held.later]) {
-      for (const job of [...(about.get(kind, team, subject) ?? [])]) {
-        if (!which(job)) continue
-        about.remove(job)
-        if (about === held.soonAbout) held.soon.drop(job)
-        dropped = true
-      }
+    for (const job of [...(held.soon.about.get(kind, team, subject) ?? [])]) {
+      if (which(job) && dequeue(held.soon, job)) dropped = true
+    }
+    for (const job of [...(held.later.get(kind, team, subject) ?? [])]) {
+      if (!which(job)) continue
+      held.later.remove(job)
+      dropped = true
     }
     return dropped
   }
@@ -371,7 +335,7 @@ export class Scheduler {
 
   /** Runs every job due by now, each with the clock at its own moment. Returns how many ran. */
   runDue(): number {
-    const next = Math.min(this.next()?.due ?? Infinity, this.held?.soon.peek()?.due ?? Infinity)
+    const next = Math.min(this.next()?.due ?? Infinity, this.held?.soon.heap.peek()?.due ?? Infinity)
     if (next === Infinity) return 0
     const now = this.clock.nowMs()
     if (next > now) return 0
@@ -411,14 +375,13 @@ export class Scheduler {
   private takeDue(moment: number): JobRow | undefined {
     const queued = this.next()
     const held = this.held
-    const soon = held?.soon.peek()
+    const soon = held?.soon.heap.peek()
     if (held && soon !== undefined && soon.due <= moment && (queued === undefined || soon.due < queued.due)) {
-      held.soon.pop()
-      held.soonAbout.remove(soon)
+      dequeue(held.soon, soon)
       return soon
     }
     if (queued === undefined || queued.due > moment) return undefined
-    dequeue(this.jobs, queued)
+    dequeue(queueOf(this.jobs), queued)
     return queued
   }
 }

@@ -2,7 +2,7 @@
 // state per team, chosen by the token. The data is plain JSON, so a data file holds it as it is; the
 // Store and each Team add the indexes requests need (tables with a Map by id).
 import type { Role } from '../kernel/roles.ts'
-import { forgetJobIndex, replaceTeamJobs, type JobQueueLog, type JobRow } from '../kernel/scheduler.ts'
+import { forgetJobQueue, replaceTeamJobs, type JobQueueLog, type JobRow } from '../kernel/scheduler.ts'
 import { changed, deleted, inserted, recording, register, sequenceMoved, touched, unregister, type ChangeSink } from './changes.ts'
 import type { MemberRow, TeamRow, TokenRow, UserRow } from './identity.ts'
 
@@ -289,7 +289,7 @@ export class Store {
     for (const state of this.data.teams) for (const [, holder] of recordedParts(state)) unregister(holder)
     for (const place of WORLD_PLACES) unregister(this.data[place])
     const jobs = this.data.jobs
-    forgetJobIndex(jobs)
+    forgetJobQueue(jobs)
     jobs.length = 0
     for (const job of data.jobs) jobs.push(job)
     Object.assign(this.data, data, { jobs })

@@ -2,7 +2,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { createClock, toTimestamp } from '../../src/kernel/clock.ts'
-import { forgetJobIndex, replaceTeamJobs, Scheduler, type JobRow } from '../../src/kernel/scheduler.ts'
+import { forgetJobQueue, replaceTeamJobs, Scheduler, type JobRow } from '../../src/kernel/scheduler.ts'
 
 const START = new Date('2026-07-01T12:00:00Z')
 const after = (seconds: number) => new Date(START.getTime() + seconds * 1000)
@@ -230,7 +230,7 @@ describe('the queue against a sorted list', () => {
           } else {
             // A world read back from its file: the same jobs, in another order.
             jobs.reverse()
-            forgetJobIndex(jobs)
+            forgetJobQueue(jobs)
           }
           expect(scheduler.soonest(() => true).map((job) => job.id)).toEqual([...model].sort(byDue).map((job) => job.id))
           expect(scheduler.next()?.id).toBe([...model].sort(byDue)[0]?.id)
