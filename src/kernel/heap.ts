@@ -1,6 +1,8 @@
 // A binary min-heap: adding and taking the least cost log n, where keeping an array sorted moves
-// its tail on every insert. The clock's held jobs (scheduler.ts), the seed's record histories
-// (seed/records.ts) and the records waiting to expire in the status index wait in one.
+// its tail on every insert. The seed's record histories (seed/records.ts), the records waiting to
+// expire in the status index and the places a walk of the clock's queue in order has still to
+// visit (scheduler.ts, whose queue is a heap of its own: its jobs can be taken out from anywhere)
+// wait in one.
 
 export class MinHeap<T> {
   private readonly items: T[] = []
