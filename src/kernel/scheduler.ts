@@ -312,8 +312,8 @@ export class Scheduler {
 
   /** The first `count` jobs waiting that `which` picks, soonest first: the queue's heap walked in order, as far as they take. */
   soonest(which: (job: JobRow) => boolean, count = Infinity): JobRow[] {
-    const jobs = this.jobs
-    queueOf(jobs)
+    // The array in heap order (made so, if the world was changed wholesale since).
+    const { jobs } = queueOf(this.jobs).heap
     const picked: JobRow[] = []
     // The heap's places still to visit, soonest first: a place's children come after it.
     const frontier = new MinHeap<number>((a, b) => dueOrder(jobs[a] as JobRow, jobs[b] as JobRow) < 0)
