@@ -395,4 +395,3 @@ export function responseOf(team: Team, check: CheckRow): CheckResponse | null {
   if (response !== null && recipe.media) response.media = recipe.media
   return response
 }
-

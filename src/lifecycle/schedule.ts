@@ -21,4 +21,3 @@ export const JOBS = {
 export function recordJobs(scheduler: Scheduler, team: number, record: number, checks: Iterable<number>): JobRow[] {
   return scheduler.about(team, [[JOBS.reminder, record], [JOBS.expiry, record], ...[...checks].map((check) => [JOBS.checkResult, check] as const)])
 }
-

@@ -169,4 +169,3 @@ export function expireRecord(ctx: RequestContext, record: RecordRow): RecordRow 
   recordChanged(ctx, record)
   return record
 }
-
