@@ -52,8 +52,8 @@ export function displayHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host
 }
 
-/** What tests change in how a data file is written: a writer that fails, a small compaction threshold. */
-export type DataFileSeams = Pick<OpenWorldOptions, 'writeLog' | 'compactAfterBytes'>
+/** What tests change in how a data file is written: a writer that fails, a small compaction threshold, what is large enough to announce. */
+export type DataFileSeams = Pick<OpenWorldOptions, 'writeLog' | 'compactAfterBytes' | 'announceFrom'>
 
 export async function openMock(config: MockConfig, seams: DataFileSeams = {}): Promise<RunningMock> {
   // The validators the build compiled; without them for these contracts (a checkout whose contracts
@@ -64,7 +64,7 @@ export async function openMock(config: MockConfig, seams: DataFileSeams = {}): P
   // The generator (faker and its locales) loads only for a seed whose world was not built ahead.
   const generate = hasPrebuiltWorld(fixture, config.seed) ? undefined : (await import('./seed/index.ts')).seedWorld
   const build = () => (generate ? generate(fixture, config.seed) : readPrebuiltWorld())
-  const world = await openWorld({ tables: TABLES, file: config.data, build, ...seams })
+  const world = await openWorld({ tables: TABLES, file: config.data, build, announce: config.progress && ((line) => config.progress?.report(line)), ...seams })
   const { store } = world
   // Mixing in how many ids were handed out keeps new uuids fresh after a restart with --data.
   const issued = Object.values(store.data.sequences).reduce((sum, n) => sum + (n ?? 0), 0)

@@ -5,7 +5,7 @@ import type { Services } from '../context.ts'
 import { invalid, notFound } from '../kernel/errors.ts'
 import { loadWorldFixture } from '../seed/fixture.ts'
 import { captureTeam, imageContent, restoreTeam, teamBlobs, unheldBlobs, type TeamContent } from '../store/snapshots.ts'
-import type { SnapshotRow, Team } from '../store/world.ts'
+import type { SnapshotRow, Team, TeamImage } from '../store/world.ts'
 import type { ControlRoutes } from './routes.ts'
 
 /** Snapshots a team keeps at most: enough for a suite's checkpoints, few enough that memory stays small. */
@@ -58,18 +58,24 @@ function putBack(services: Services, team: Team, image: TeamContent, from: 'snap
   }
 }
 
+/** The team as an image; a 422 when its rows are more JSON than one string can hold (about 512 MB). */
+function imageOf(services: Services, team: Team): TeamImage {
+  try {
+    return captureTeam(services.store, team)
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error
+    throw invalid({ snapshots: ['The team is too large to snapshot: its rows are more JSON than one string can hold (about 512 MB). Snapshot a smaller team.'] })
+  }
+}
+
 export function snapshotRoutes(routes: ControlRoutes): void {
   routes.handle('control.teams.snapshots.create', ({ ctx, params, body }) => {
     const team = findTeam(ctx, params)
     if (snapshotsOf(ctx, team.id).length >= MAX_SNAPSHOTS_PER_TEAM) {
       throw invalid({ snapshots: [`A team keeps at most ${MAX_SNAPSHOTS_PER_TEAM} snapshots; delete one first.`] })
     }
-    const snapshot: SnapshotRow = {
-      id: ctx.store.nextId('snapshot'),
-      name: body.name ?? null,
-      created_at: ctx.clock.timestamp(),
-      ...captureTeam(ctx.store, team),
-    }
+    const image = imageOf(ctx, team)
+    const snapshot: SnapshotRow = { id: ctx.store.nextId('snapshot'), name: body.name ?? null, created_at: ctx.clock.timestamp(), ...image }
     ctx.store.addSnapshot(snapshot)
     return presentSnapshot(snapshot)
   })

@@ -113,7 +113,8 @@ function creatorOf(services: Services, team: Team, member: MemberRow): RequestCo
 
 /**
  * The services a seeded history is made with: a frozen clock from `start`, a random drawn from the
- * seed's faker, and a private event bus (seeded history is not news: nothing is delivered for it).
+ * seed's faker, a private event bus (seeded history is not news: nothing is delivered for it), and
+ * the jobs it runs part of the change that makes the team.
  */
 export function seedServices(faker: Faker, store: Store, start: Date): Services {
   return createServices({
@@ -122,6 +123,7 @@ export function seedServices(faker: Faker, store: Store, start: Date): Services 
     random: createRandom(faker.number.int({ min: 0, max: 2 ** 31 })),
     events: createEventBus(),
     behaviour: { recordExpiryDays: 30, checkDelaySeconds: 60 },
+    jobsInCallerUnit: true,
   })
 }
 

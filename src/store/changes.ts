@@ -24,7 +24,9 @@ export type Change =
   | ['p', Place, unknown]
   /** A row removed. */
   | ['d', Place, RowKey]
-  /** A team added, or put in another's place (a snapshot restored): its whole state, as JSON text taken when it happened. */
+  /** Rows added at the end of their array, in bulk (a team's rows after its 't'; a data file's rows). */
+  | ['a', Place, unknown[]]
+  /** A team added, or put in another's place (a snapshot restored): its state without rows, as JSON text taken when it happened ('a' changes bring the rows). */
   | ['t', string]
   /** A team removed (what goes with it is logged as deletes). */
   | ['x', number]
@@ -47,7 +49,7 @@ function keyOf(row: object, place: Place): RowKey {
 /** The rows of one world (one data file) that are recorded, and the ordered changes not yet committed. */
 export class ChangeSink {
   /** Inserts, deletes and team changes of every unit, in the order they happened (rows serialised at commit). */
-  ordered: Array<{ change: Change; row?: object }> = []
+  ordered: Array<{ change: Change; row?: object; rows?: readonly object[] }> = []
   readonly sequences = new Set<string>()
   /** Bumped when a commit fails and the world is reloaded: units open then answer 500. */
   epoch = 0
@@ -123,6 +125,29 @@ export function changed(sink: ChangeSink | undefined, change: Change): void {
   sink?.ordered.push({ change })
 }
 
+/** Rows a bulk append ('a') holds at most: a team's rows are written in changes of this many. */
+const APPEND_ROWS = 1000
+
+/**
+ * A team added or put in another's place: its state without rows, as JSON text taken now, then each
+ * table's rows as they stand now, appended in bulk and written at commit (never the whole state as
+ * one text: a large team's is more than a string can hold).
+ */
+export function teamChanged(sink: ChangeSink | undefined, id: number, state: object): void {
+  if (!sink) return
+  const withoutRows: Record<string, unknown> = {}
+  const tables: Array<[string, readonly object[]]> = []
+  for (const [key, value] of Object.entries(state)) {
+    if (!Array.isArray(value)) withoutRows[key] = value
+    else {
+      withoutRows[key] = []
+      if (value.length > 0) tables.push([key, [...(value as object[])]])
+    }
+  }
+  sink.ordered.push({ change: ['t', JSON.stringify(withoutRows)] })
+  for (const [key, rows] of tables) sink.ordered.push({ change: ['a', `${id}/${key}`, []], rows })
+}
+
 /** An id sequence moved on. */
 export function sequenceMoved(sink: ChangeSink | undefined, name: string): void {
   sink?.sequences.add(name)
@@ -149,8 +174,10 @@ export function drain(unit: WriteUnit): Change[] {
   const changes: Change[] = []
   // An inserted row goes in whole as it is now: no need to write it again as touched.
   const written = new Set<object>()
-  for (const { change, row } of sink.ordered) {
-    if (change[0] === 'i' && row) {
+  for (const { change, row, rows } of sink.ordered) {
+    if (change[0] === 'a' && rows) {
+      for (let at = 0; at < rows.length; at += APPEND_ROWS) changes.push(['a', change[1], rows.slice(at, at + APPEND_ROWS)])
+    } else if (change[0] === 'i' && row) {
       changes.push(['i', change[1], row])
       written.add(row)
     } else {

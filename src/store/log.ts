@@ -1,6 +1,7 @@
 // The change log of --data (mock.json.log beside mock.json): JSON lines, one commit each (a large
 // one over several lines with the same number, the last marked `end`). Written before a write is
 // answered; replayed over the base file at start, by the compaction worker and after a failed save.
+import { closeSync, openSync, readSync } from 'node:fs'
 import { replaceTeamJobs, type JobRow } from '../kernel/scheduler.ts'
 import { keyField, type Change, type Place, type RowKey } from './changes.ts'
 import type { TeamState, WorldData } from './world.ts'
@@ -9,30 +10,61 @@ import type { TeamState, WorldData } from './world.ts'
 export class DataFileError extends Error {}
 
 /** A commit's lines stay below this many characters (a 100,000-row team made at once is several lines). */
-const LINE_CHARACTERS = 4_000_000
+export const LINE_CHARACTERS = 4_000_000
 
 function changeText(change: Change): string {
   // A team's state was taken as text when it changed: it goes in as it is.
   return change[0] === 't' ? `["t",${change[1]}]` : JSON.stringify(change)
 }
 
-/** The lines of commit number n, each ending in a newline. */
-export function commitLines(n: number, changes: readonly Change[]): string[] {
-  const lines: string[] = []
+/** The lines of commit number n, each ending in a newline: made one at a time (a team made at once is hundreds of megabytes). */
+export function* commitLines(n: number, changes: readonly Change[]): Generator<string> {
   let parts: string[] = []
   let length = 0
   for (const change of changes) {
     const text = changeText(change)
     if (length > 0 && length + text.length > LINE_CHARACTERS) {
-      lines.push(`{"n":${n},"c":[${parts.join(',')}]}\n`)
+      yield `{"n":${n},"c":[${parts.join(',')}]}\n`
       parts = []
       length = 0
     }
     parts.push(text)
     length += text.length + 1
   }
-  lines.push(`{"n":${n},"c":[${parts.join(',')}],"end":true}\n`)
-  return lines
+  yield `{"n":${n},"c":[${parts.join(',')}],"end":true}\n`
+}
+
+/**
+ * Commit number n appending each part's rows at its place, in lines like commitLines' (a row longer
+ * than a line has one of its own): the rows of a data file too large to be one JSON text.
+ */
+export function* appendLines(n: number, parts: ReadonlyArray<readonly [Place, readonly unknown[]]>, lineCharacters = LINE_CHARACTERS): Generator<string> {
+  let changes: string[] = []
+  let rows: string[] = []
+  let place: Place | undefined
+  let length = 0
+  const closeChange = () => {
+    if (place !== undefined && rows.length > 0) changes.push(`["a",${JSON.stringify(place)},[${rows.join(',')}]]`)
+    rows = []
+  }
+  const line = (end: boolean) => {
+    closeChange()
+    const text = `{"n":${n},"c":[${changes.join(',')}]${end ? ',"end":true' : ''}}\n`
+    changes = []
+    length = 0
+    return text
+  }
+  for (const [at, list] of parts) {
+    closeChange()
+    place = at
+    for (const row of list) {
+      const text = JSON.stringify(row)
+      if (length > 0 && length + text.length > lineCharacters) yield line(false)
+      rows.push(text)
+      length += text.length + 1
+    }
+  }
+  yield line(true)
 }
 
 export interface ReadLog {
@@ -48,35 +80,75 @@ const OPS: Record<string, (change: unknown[]) => boolean> = {
   i: (c) => c.length === 3 && typeof c[1] === 'string' && isObject(c[2]),
   p: (c) => c.length === 3 && typeof c[1] === 'string' && isObject(c[2]),
   d: (c) => c.length === 3 && typeof c[1] === 'string' && (typeof c[2] === 'number' || typeof c[2] === 'string'),
+  a: (c) => c.length === 3 && typeof c[1] === 'string' && Array.isArray(c[2]) && c[2].every(isObject),
   t: (c) => c.length === 2 && isObject(c[1]) && isObject(c[1].team),
   x: (c) => c.length === 2 && typeof c[1] === 'number',
   j: (c) => c.length === 3 && typeof c[1] === 'number' && Array.isArray(c[2]),
   s: (c) => c.length === 2 && isObject(c[1]),
 }
 
+const NEWLINE = 0x0a
+
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
 
+/** Says what is damaged at a line (1 for the first line read) and why, as a DataFileError. */
+export type Damage = (line: number, why: string) => DataFileError
+
+/** A line of a file, without its newline, and the byte just past its newline. */
+export interface Line {
+  text: string
+  end: number
+}
+
+/** Bytes read from a file at a time. */
+const CHUNK_BYTES = 16 * 1024 * 1024
+
 /**
- * The complete commits of a log's text numbered above `after`. A last line without its newline,
- * or a last commit without its end, was cut short by a crash before it was answered: it is left
- * out. Anything else that is not a well-formed commit is damage (a DataFileError naming the line).
+ * The lines of a file from a byte on, each ending in a newline (what follows the last newline was
+ * cut short, and is left out). Read in chunks: a file may be larger than a string can be (about
+ * 512 MB) or than one read may take (2 GB); only a line is ever one string.
  */
-export function readLog(text: string, after: number, file: string): ReadLog {
+export function* linesOfFile(file: string, from = 0): Generator<Line, void, undefined> {
+  const fd = openSync(file, 'r')
+  try {
+    const chunk = Buffer.allocUnsafe(CHUNK_BYTES)
+    // The beginning of a line that has not ended yet, copied out of the chunk, which is read into again.
+    let pieces: Buffer[] = []
+    let position = from
+    for (;;) {
+      const read = readSync(fd, chunk, 0, CHUNK_BYTES, position)
+      if (read === 0) return
+      const view = chunk.subarray(0, read)
+      let start = 0
+      for (let newline = view.indexOf(NEWLINE); newline !== -1; newline = view.indexOf(NEWLINE, start)) {
+        const tail = view.subarray(start, newline)
+        const text = pieces.length === 0 ? tail.toString('utf8') : Buffer.concat([...pieces, tail]).toString('utf8')
+        pieces = []
+        start = newline + 1
+        yield { text, end: position + start }
+      }
+      if (start < read) pieces.push(Buffer.from(view.subarray(start)))
+      position += read
+    }
+  } finally {
+    closeSync(fd)
+  }
+}
+
+/**
+ * The complete commits of a log's lines numbered above `after`. A last commit without its end was
+ * cut short by a crash before it was answered: it is left out. Anything else that is not a
+ * well-formed commit is damage.
+ */
+export function readLog(lines: Iterable<Line>, after: number, damage: Damage): ReadLog {
   const commits: Change[][] = []
   let last = after
   let completeBytes = 0
   let pending: { n: number; changes: Change[] } | undefined
-  let offset = 0
-  let bytes = 0
   let lineNumber = 0
-  while (offset < text.length) {
-    const newline = text.indexOf('\n', offset)
-    if (newline === -1) break
+  for (const { text: line, end } of lines) {
     lineNumber++
-    const line = text.slice(offset, newline)
-    offset = newline + 1
-    bytes += Buffer.byteLength(line) + 1
-    const damaged = (why: string) => new DataFileError(`change log ${file} is damaged at line ${lineNumber}: ${why}; nothing was changed (restore it, or delete it to lose the changes since the last compaction)`)
+    const damaged = (why: string) => damage(lineNumber, why)
     let entry: unknown
     try {
       entry = JSON.parse(line)
@@ -98,7 +170,7 @@ export function readLog(text: string, after: number, file: string): ReadLog {
         last = n
       }
       pending = undefined
-      completeBytes = bytes
+      completeBytes = end
     }
   }
   return { commits, last, completeBytes }
@@ -166,6 +238,19 @@ export class Replay {
         if (last === row) return
         place.rows[at] = last
         place.places.set(last, at)
+        return
+      }
+      case 'a': {
+        // Rows appended in bulk (a team's rows, a data file's rows): an index is only kept up once built.
+        const indexed = this.indexes.get(change[1])
+        const rows = indexed?.rows ?? this.rowsAt(change[1])
+        if (!rows) return
+        const field = keyField(change[1])
+        for (const row of change[2] as Array<Record<string, unknown>>) {
+          indexed?.places?.set(row, rows.length)
+          rows.push(row)
+          indexed?.byKey.set(row[field] as RowKey, row)
+        }
         return
       }
       case 't': {

@@ -6,12 +6,12 @@
 // log is folded into the data file by a worker thread once it has grown past the data file's size.
 // A lock file keeps a second process off the same data file.
 import { randomUUID } from 'node:crypto'
-import { closeSync, ftruncateSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs'
+import { closeSync, ftruncateSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { Worker } from 'node:worker_threads'
 import { HttpError } from '../kernel/errors.ts'
 import { ChangeSink, drain, inUnit, type WriteUnit } from './changes.ts'
-import { dataFilesOf, readWorld, reason, writeWorld, type DataFiles, type WorldCheck } from './data-files.ts'
+import { dataFilesOf, readWorld, reason, writeAll, writeWorld, type DataFiles, type WorldCheck } from './data-files.ts'
 import { commitLines, DataFileError } from './log.ts'
 import { Store, type TableDeclaration, type WorldData } from './world.ts'
 
@@ -35,7 +35,22 @@ export interface OpenWorldOptions {
   writeLog?: (fd: number, bytes: Uint8Array) => void
   /** Compaction threshold in bytes of log (tests make it small). */
   compactAfterBytes?: number
+  /** Where reading or writing a large world says what it is doing, in a line (the mock's console). */
+  announce?: (line: string) => void
+  /** What is large enough to say so (tests make it small). */
+  announceFrom?: AnnounceFrom
 }
+
+/** Files this large (the data file and its logs), and commits of this many changes, say what they are doing. */
+export interface AnnounceFrom {
+  bytes: number
+  changes: number
+}
+
+const ANNOUNCE_FROM: AnnounceFrom = { bytes: 64 * 1024 * 1024, changes: 100_000 }
+
+const megabytes = (bytes: number) => `${new Intl.NumberFormat('en-GB').format(Math.round(bytes / 1e6))} MB`
+const secondsSince = (began: number) => `${((performance.now() - began) / 1000).toFixed(1)} s`
 
 export interface OpenedWorld {
   store: Store
@@ -81,18 +96,33 @@ function createFolderOf(file: string): void {
   }
 }
 
-/** Writes all the bytes (write() may take fewer at a time). */
-function writeAll(fd: number, bytes: Uint8Array): void {
-  let done = 0
-  while (done < bytes.length) done += writeSync(fd, bytes, done)
-}
-
 /** The compaction worker: the bundle's dist/compaction-worker.js, or the TypeScript source through tsx's loader (tests). */
 function startCompactionWorker(files: DataFiles): Worker {
   if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./compaction-worker.js', import.meta.url), { workerData: files })
   const source = new URL('./compaction-worker.ts', import.meta.url).href
   const loader = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(source)}) })`
   return new Worker(loader, { eval: true, workerData: files })
+}
+
+/** Bytes one write() takes at most: queued lines are joined up to it (one write for a turn's commits, as a rule). */
+const WRITE_BATCH_BYTES = 64 * 1024 * 1024
+
+/** Queued lines joined into as few buffers as that allows, in order. */
+function writeBatches(lines: readonly Buffer[]): Buffer[] {
+  const batches: Buffer[] = []
+  let batch: Buffer[] = []
+  let bytes = 0
+  for (const line of lines) {
+    if (bytes > 0 && bytes + line.length > WRITE_BATCH_BYTES) {
+      batches.push(Buffer.concat(batch, bytes))
+      batch = []
+      bytes = 0
+    }
+    batch.push(line)
+    bytes += line.length
+  }
+  if (bytes > 0) batches.push(batch.length === 1 ? (batch[0] as Buffer) : Buffer.concat(batch, bytes))
+  return batches
 }
 
 class DurableWorld implements OpenedWorld {
@@ -107,12 +137,14 @@ class DurableWorld implements OpenedWorld {
   /** Set when a failed save could not be undone: nothing more is written. */
   private broken: string | undefined
   private readonly reloadListeners: Array<() => void> = []
-  /** Commits waiting for the next write, and the requests waiting for it. */
-  private queued: string[] = []
+  /** Commits waiting for the next write (their lines, encoded), and the requests waiting for it. */
+  private queued: Buffer[] = []
   private waiting: Array<{ saved: () => void; failed: (error: SaveFailed) => void }> = []
   private flushing: NodeJS.Immediate | undefined
   private readonly writeLog: (fd: number, bytes: Uint8Array) => void
   private readonly compactAfterBytes: number
+  private readonly announce: (line: string) => void
+  private readonly announceFrom: AnnounceFrom
 
   constructor(
     private readonly files: DataFiles,
@@ -122,7 +154,13 @@ class DurableWorld implements OpenedWorld {
   ) {
     this.writeLog = options.writeLog ?? writeAll
     this.compactAfterBytes = options.compactAfterBytes ?? COMPACT_AFTER_BYTES
+    this.announce = options.announce ?? (() => undefined)
+    this.announceFrom = options.announceFrom ?? ANNOUNCE_FROM
+    const stored = [files.data, files.compacting, files.log].reduce((sum, file) => sum + (statSync(file, { throwIfNoEntry: false })?.size ?? 0), 0)
+    const began = performance.now()
+    if (stored >= this.announceFrom.bytes) this.announce(`ivs-mock: reading ${files.data} and its change log (${megabytes(stored)})`)
     const read = readWorld(files, { check, activeLog: true })
+    if (stored >= this.announceFrom.bytes) this.announce(`ivs-mock: read ${files.data} and its change log in ${secondsSince(began)}`)
     let data: WorldData
     if (read) {
       data = read.data
@@ -209,7 +247,17 @@ class DurableWorld implements OpenedWorld {
     const changes = drain(unit)
     if (changes.length === 0) return Promise.resolve()
     this.last++
-    this.queued.push(...commitLines(this.last, changes))
+    const large = changes.length >= this.announceFrom.changes
+    const began = performance.now()
+    if (large) this.announce(`ivs-mock: writing ${new Intl.NumberFormat('en-GB').format(changes.length)} changes to ${this.files.log}`)
+    // Each line is encoded as it is made: a team made at once is hundreds of megabytes of lines.
+    let bytes = 0
+    for (const line of commitLines(this.last, changes)) {
+      const encoded = Buffer.from(line)
+      this.queued.push(encoded)
+      bytes += encoded.length
+    }
+    if (large) this.announce(`ivs-mock: ${megabytes(bytes)} of changes made ready for ${this.files.log} in ${secondsSince(began)}`)
     this.flushing ??= setImmediate(() => this.flush())
     return new Promise((saved, failed) => this.waiting.push({ saved, failed }))
   }
@@ -219,14 +267,16 @@ class DurableWorld implements OpenedWorld {
     if (this.flushing) clearImmediate(this.flushing)
     this.flushing = undefined
     if (this.queued.length === 0) return
-    const bytes = Buffer.from(this.queued.join(''))
+    const batches = writeBatches(this.queued)
     const waiting = this.waiting
     this.queued = []
     this.waiting = []
     const before = this.logBytes
     try {
-      this.writeLog(this.fd, bytes)
-      this.logBytes += bytes.length
+      for (const batch of batches) {
+        this.writeLog(this.fd, batch)
+        this.logBytes += batch.length
+      }
     } catch (error) {
       const failure = this.undo(error, before)
       for (const waiter of waiting) waiter.failed(failure)

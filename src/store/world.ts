@@ -3,7 +3,7 @@
 // Store and each Team add the indexes requests need (tables with a Map by id).
 import type { Role } from '../kernel/roles.ts'
 import { forgetJobQueue, replaceTeamJobs, type JobQueueLog, type JobRow } from '../kernel/scheduler.ts'
-import { changed, deleted, inserted, recording, register, sequenceMoved, touched, unregister, type ChangeSink } from './changes.ts'
+import { changed, deleted, inserted, recording, register, sequenceMoved, teamChanged, touched, unregister, type ChangeSink } from './changes.ts'
 import type { MemberRow, TeamRow, TokenRow, UserRow } from './identity.ts'
 
 /** Bumped when the stored shape changes, so an old --data file is refused with a clear message. */
@@ -361,7 +361,7 @@ export class Store {
   addTeam(state: TeamState): Team {
     // Opening the team gives its state an empty array for every table: the log takes it after that.
     const team = openTeam(state, this.tables, this.sink)
-    changed(this.sink, ['t', JSON.stringify(state)])
+    teamChanged(this.sink, state.team.id, state)
     this.data.teams.push(state)
     this.teams.set(team.id, team)
     return team
@@ -385,7 +385,7 @@ export class Store {
   /** Gives a team other jobs (a snapshot restored), keeping the queue in order. */
   replaceTeamJobs(team: number, jobs: JobRow[]): void {
     replaceTeamJobs(this.data.jobs, team, jobs)
-    changed(this.sink, ['j', team, jobs.map((job) => ({ ...job }))])
+    if (this.sink) changed(this.sink, ['j', team, jobs.map((job) => ({ ...job }))])
   }
 
   private removeRow<T extends object>(rows: T[], row: T): void {
@@ -402,7 +402,7 @@ export class Store {
     if (!old) throw new Error(`store: no team ${state.team.id} to replace`)
     for (const [, holder] of recordedParts(old.state)) unregister(holder)
     const team = openTeam(state, this.tables, this.sink)
-    changed(this.sink, ['t', JSON.stringify(state)])
+    teamChanged(this.sink, state.team.id, state)
     this.data.teams[this.data.teams.indexOf(old.state)] = state
     this.teams.set(team.id, team)
     return team

@@ -9,7 +9,8 @@ import { serveOptions, toServeConfig } from '../../src/config.ts'
 import { openMock, type DataFileSeams, type RunningMock } from '../../src/mock.ts'
 import { seedWorld } from '../../src/seed/index.ts'
 import { DataFileError, openWorld } from '../../src/store/persistence.ts'
-import { dataFilesOf, readWorld } from '../../src/store/data-files.ts'
+import { dataFilesOf, readWorld, writeWorld } from '../../src/store/data-files.ts'
+import { LINE_CHARACTERS } from '../../src/store/log.ts'
 import { checkWorld } from '../../src/store/world-check.ts'
 import { WORLD_FORMAT, type WorldData } from '../../src/store/world.ts'
 import { TABLES } from '../../src/tables.ts'
@@ -177,6 +178,19 @@ describe('a damaged data file: one line, and the file left as it was', () => {
     )
   })
 
+  it('refuses a data file in lines cut short, or with a damaged line, naming the line', async () => {
+    writeWorld(dataFilesOf(file), build(), 0, { wholeTextLimit: 1000, lineCharacters: 100_000 })
+    const lines = (await readFile(file, 'utf8')).split(/(?<=\n)/)
+    expect(lines.length).toBeGreaterThan(2)
+    const cutShort = `data file ${file} is cut short: its rows end before their last line; nothing was changed (restore it, or delete it to start from the seeded world)`
+    expect(await refused(lines.slice(0, -1).join(''))).toBe(cutShort)
+    // Its first line alone is a world without rows: it must not read as one.
+    expect(await refused(lines[0]!)).toBe(cutShort)
+    expect(await refused([lines[0], '{"n":1,"c":[["a","users",[7]]]}\n', ...lines.slice(1)].join(''))).toBe(
+      `data file ${file} is damaged at line 2: not a change: ["a","users",[7]]; nothing was changed (restore it, or delete it to start from the seeded world)`,
+    )
+  })
+
   it('drops a last commit cut short by a crash (never answered), and goes on after it', async () => {
     await (await openWorld({ tables: TABLES, file, build })).close()
     const complete = '{"n":1,"c":[["s",{"client":500}]],"end":true}\n'
@@ -270,6 +284,70 @@ describe('a mock on a data file', () => {
     expect(appended).toBeLessThan(4_000)
     // The data file itself is not touched by a write.
     expect((await stat(file)).mtimeMs).toBe(dataFile.mtimeMs)
+  })
+
+  it('logs a team put back as its state without rows, then its rows in lines of at most 4 MB, and reads it back the same', async () => {
+    mock = await mockOn({ compactAfterBytes: Number.MAX_SAFE_INTEGER })
+    const control = new ApiClient(mock.app, undefined, '/_mock')
+    const made = await control.post('/teams', { generate: { clients: 20_000 } })
+    expect(made.status).toBe(201)
+    const team = made.body.team.id as number
+    const snapshot = await control.post(`/teams/${team}/snapshots`, {})
+    expect(snapshot.status).toBe(201)
+    const before = (await stat(`${file}.log`)).size
+    expect((await control.post(`/teams/${team}/restore`, { snapshot: snapshot.body.id })).status).toBe(200)
+    const lines = (await readFile(`${file}.log`)).subarray(before).toString('utf8').trimEnd().split('\n')
+    expect(lines.length).toBeGreaterThan(1)
+    for (const line of lines) expect(line.length).toBeLessThan(LINE_CHARACTERS + 10_000)
+    const commit = lines.map((line) => JSON.parse(line) as { n: number; c: Array<[string, ...unknown[]]> })
+    const [state] = commit[0]!.c.filter((change) => change[0] === 't').map((change) => change[1] as { clients: unknown[] })
+    expect(state!.clients).toEqual([])
+    const clients = commit.flatMap((line) => line.c.filter((change) => change[0] === 'a' && change[1] === `${team}/clients`).flatMap((change) => change[2] as unknown[]))
+    expect(clients).toHaveLength(20_000)
+    expect(withJobsInOrder(await readBack())).toEqual(withJobsInOrder(mock.world.store.data))
+  })
+
+  it('says on the console when it reads a large world and writes a large change, and how long each took', async () => {
+    const lines: string[] = []
+    const announceFrom = { bytes: 100_000, changes: 1_000 }
+    const open = () => openMock({ ...serveDefaults(), data: file, clock: new Date(TEST_NOW), freezeClock: true, progress: { report: (line) => lines.push(line) } }, { announceFrom })
+    mock = await open()
+    // The seeded world (640 KB) is written, not read: nothing to say.
+    expect(lines).toEqual([])
+    const made = await new ApiClient(mock.app, undefined, '/_mock').post('/teams', { generate: { clients: 2_000 } })
+    expect(made.status).toBe(201)
+    const log = `${file}.log`
+    expect(lines).toEqual([
+      expect.stringMatching(new RegExp(`^ivs-mock: writing \\d{1,3}(,\\d{3})* changes to ${log}$`)),
+      expect.stringMatching(new RegExp(`^ivs-mock: \\d+ MB of changes made ready for ${log} in \\d+\\.\\d s$`)),
+    ])
+    await mock.close()
+    lines.length = 0
+    mock = await open()
+    expect(lines).toEqual([
+      expect.stringMatching(new RegExp(`^ivs-mock: reading ${file} and its change log \\(\\d+ MB\\)$`)),
+      expect.stringMatching(new RegExp(`^ivs-mock: read ${file} and its change log in \\d+\\.\\d s$`)),
+    ])
+  })
+
+  it('writes a world too large for one JSON text in lines (the world without rows, then its rows), and reads it back the same', async () => {
+    const world = build()
+    const bytes = writeWorld(dataFilesOf(file), world, 3, { wholeTextLimit: 50_000, lineCharacters: 100_000 })
+    const text = await readFile(file, 'utf8')
+    expect(Buffer.byteLength(text)).toBe(bytes)
+    const [head, ...rest] = text.trimEnd().split('\n')
+    const withoutRows = JSON.parse(head!) as WorldData & { rows_follow: boolean; log: number }
+    expect(withoutRows).toMatchObject({ format: WORLD_FORMAT, log: 3, rows_follow: true, users: [], jobs: [] })
+    expect(withoutRows.teams.map((state) => [state.team.id, state.clients])).toEqual(world.teams.map((state) => [state.team.id, []]))
+    expect(rest.length).toBeGreaterThan(1)
+    expect(readWorld(dataFilesOf(file), { check: checkWorld, activeLog: true })?.data).toEqual(world)
+    // A mock starts on it, and its compaction writes it back as one JSON text (it fits).
+    mock = await mockOn({ compactAfterBytes: Number.MAX_SAFE_INTEGER })
+    expect(mock.world.origin).toBe('loaded')
+    expect((await new ApiClient(mock.app, 'ivs_acme_owner').get('/clients', { limit: '1' })).status).toBe(200)
+    await mock.world.compact()
+    expect((await readFile(file, 'utf8')).includes('\n')).toBe(false)
+    expect(withJobsInOrder(await readBack())).toEqual(withJobsInOrder(mock.world.store.data))
   })
 
   it('folds the change log into the data file when compacted, and reads the same world back', async () => {
