@@ -14,7 +14,8 @@ import { build as esbuild } from 'esbuild'
 import { bundleOptions } from '../src/build/bundle.ts'
 import { build } from '../src/build/main.ts'
 import { nodeCommand, pinLoad, pinnableCores, type Cores } from './cores.ts'
-import { measureScale } from './scale.ts'
+import { measureFloor } from './floor.ts'
+import { GOALS as SCALE_GOALS, measureScale } from './scale.ts'
 
 const TOKEN = 'ivs_acme_owner'
 /** The seeded world's first OAuth client (fixtures/world.json), for an access token issued through the OAuth flow. */
@@ -126,6 +127,7 @@ const options = new Command('bench')
     return records
   }, 250_000)
   .option('--only-scale', 'measure only the scale figures')
+  .option('--only-floor', "measure only the floor under the scale goals: the scale team's rows as plain objects, in process (bench/floor.ts; about 2 minutes and 4 GB)")
   .option('--large-team <clients>', 'clients of the large team made through POST /_mock/teams (0: none)', countOfClients, 100_000)
   .option('--snapshot-team <clients>', 'clients of the team snapshotted and restored through the control API (0: none)', countOfClients, 5000)
   .option('--only <regex>', 'load only the targets whose name matches (the bare handler always runs)', (value: string) => new RegExp(value, 'i'))
@@ -133,7 +135,7 @@ const options = new Command('bench')
   .option('--latency-requests <n>', 'requests, one at a time, for the latency of GET /clients/{id} direct and through the proxy (0: none)', countOfClients, 2000)
   .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : 2))
   .parse(process.argv)
-  .opts<{ duration: number; connections: number; warmup: number; rounds: number; startups: number; onlyStartup?: boolean; scaleRecords: number; onlyScale?: boolean; largeTeam: number; snapshotTeam: number; only?: RegExp; latencyRequests: number; pin: boolean }>()
+  .opts<{ duration: number; connections: number; warmup: number; rounds: number; startups: number; onlyStartup?: boolean; scaleRecords: number; onlyScale?: boolean; onlyFloor?: boolean; largeTeam: number; snapshotTeam: number; only?: RegExp; latencyRequests: number; pin: boolean }>()
 
 interface Started {
   child: ChildProcess
@@ -373,6 +375,8 @@ async function main(): Promise<void> {
   const bin = fileURLToPath(new URL('../bin/ivs-mock.js', import.meta.url))
   const bareScript = fileURLToPath(new URL('./bare-server.ts', import.meta.url))
   console.log(`ivs-mock benchmark: Node ${process.version}, ${availableParallelism()} CPUs, ${options.connections} connections, ${options.duration} s per target`)
+  // In process, from the sources: nothing is built or started.
+  if (options.onlyFloor) return measureFloor({ clients: 100_000, records: options.scaleRecords, goals: SCALE_GOALS })
 
   // A fresh dist/main.js, so every start below is what npm start runs, never a rebuild.
   console.log('build:')

@@ -23,7 +23,7 @@ export interface ScaleOptions {
   cores: Cores | undefined
 }
 
-const GOALS = { createSeconds: 5, rssMegabytes: 350, p99Ms: 15 }
+export const GOALS = { createSeconds: 5, rssMegabytes: 350, p99Ms: 15 }
 /** The size of team the goals are set for (issue 19): 100,000 clients and this many records. */
 const GOAL_RECORDS = 250_000
 const STARTUP_LIMIT_MS = 30_000

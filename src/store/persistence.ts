@@ -104,24 +104,30 @@ function startCompactionWorker(files: DataFiles): Worker {
   return new Worker(loader, { eval: true, workerData: files })
 }
 
-/** Bytes one write() takes at most: queued lines are joined up to it (one write for a turn's commits, as a rule). */
-const WRITE_BATCH_BYTES = 64 * 1024 * 1024
+/** Lines are joined into writes of up to this many bytes (a turn's commits, as a rule, in one write()); a longer line is a write of its own, not copied. */
+const WRITE_BATCH_BYTES = 1024 * 1024
 
-/** Queued lines joined into as few buffers as that allows, in order. */
+/** Queued lines in as few writes as that allows, in order. */
 function writeBatches(lines: readonly Buffer[]): Buffer[] {
   const batches: Buffer[] = []
   let batch: Buffer[] = []
   let bytes = 0
+  const close = () => {
+    if (bytes > 0) batches.push(batch.length === 1 ? (batch[0] as Buffer) : Buffer.concat(batch, bytes))
+    batch = []
+    bytes = 0
+  }
   for (const line of lines) {
-    if (bytes > 0 && bytes + line.length > WRITE_BATCH_BYTES) {
-      batches.push(Buffer.concat(batch, bytes))
-      batch = []
-      bytes = 0
+    if (line.length >= WRITE_BATCH_BYTES) {
+      close()
+      batches.push(line)
+      continue
     }
+    if (bytes + line.length > WRITE_BATCH_BYTES) close()
     batch.push(line)
     bytes += line.length
   }
-  if (bytes > 0) batches.push(batch.length === 1 ? (batch[0] as Buffer) : Buffer.concat(batch, bytes))
+  close()
   return batches
 }
 
