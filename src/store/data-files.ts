@@ -82,7 +82,6 @@ interface DataFileContent {
  */
 const ROWS_FOLLOW = 'rows_follow'
 
-
 /** The longest JSON text a data file is written as whole: a string's limit. */
 const WHOLE_TEXT_LIMIT = constants.MAX_STRING_LENGTH
 
@@ -90,7 +89,7 @@ const WHOLE_TEXT_LIMIT = constants.MAX_STRING_LENGTH
 export interface WorldLayout {
   /** The longest JSON text written whole (a string's limit). */
   wholeTextLimit?: number
-  /** About how long a line of rows is, in lines (the change log's). */
+  /** About how many characters a line of rows holds (the change log's 4 million). */
   lineCharacters?: number
 }
 
