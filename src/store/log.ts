@@ -104,17 +104,17 @@ export interface Line {
 const CHUNK_BYTES = 16 * 1024 * 1024
 
 /**
- * The lines of a file from a byte on, each ending in a newline (what follows the last newline was
- * cut short, and is left out). Read in chunks: a file may be larger than a string can be (about
- * 512 MB) or than one read may take (2 GB); only a line is ever one string.
+ * The lines of a file, each ending in a newline (what follows the last newline was cut short, and
+ * is left out). Read in chunks: a file may be larger than a string can be (about 512 MB) or than
+ * one read may take (2 GB); only a line is ever one string.
  */
-export function* linesOfFile(file: string, from = 0): Generator<Line, void, undefined> {
+export function* linesOfFile(file: string): Generator<Line, void, undefined> {
   const fd = openSync(file, 'r')
   try {
     const chunk = Buffer.allocUnsafe(CHUNK_BYTES)
     // The beginning of a line that has not ended yet, copied out of the chunk, which is read into again.
     let pieces: Buffer[] = []
-    let position = from
+    let position = 0
     for (;;) {
       const read = readSync(fd, chunk, 0, CHUNK_BYTES, position)
       if (read === 0) return
