@@ -117,7 +117,7 @@ export function inserted(holder: object, row: object): void {
 export function deleted(holder: object, row: object): void {
   const where = places.get(holder)
   if (!where) return
-  where.sink.ordered.push({ change: ['d', where.place, keyOf(row, where.place)] })
+  where.sink.ordered.push({ change: ['d', where.place, keyOf(row, where.place)], row })
 }
 
 /** A change that is not a row: a team added, replaced or dropped, a team's jobs replaced. */
@@ -165,6 +165,28 @@ export function outsideWriteUnits<T>(work: () => T): T {
 }
 
 /**
+ * Where, in the ordered changes, a row was inserted and deleted again before they are written (a
+ * job that came due in the same commit: a team's seeded history is a million of them): neither
+ * need be written, and the rows around them keep their order without them.
+ */
+function cancelledPairs(ordered: ChangeSink['ordered']): Set<number> {
+  const cancelled = new Set<number>()
+  const insertedAt = new Map<object, number>()
+  ordered.forEach(({ change, row }, at) => {
+    if (row === undefined) return
+    if (change[0] === 'i') insertedAt.set(row, at)
+    else if (change[0] === 'd') {
+      const from = insertedAt.get(row)
+      if (from === undefined) return
+      cancelled.add(from)
+      cancelled.add(at)
+      insertedAt.delete(row)
+    }
+  })
+  return cancelled
+}
+
+/**
  * What a unit's commit writes: the ordered changes of every unit so far, the sequences that moved,
  * and the unit's touched rows still living where they were handed out. Rows are serialised now.
  */
@@ -174,8 +196,11 @@ export function drain(unit: WriteUnit): Change[] {
   const changes: Change[] = []
   // An inserted row goes in whole as it is now: no need to write it again as touched.
   const written = new Set<object>()
-  for (const { change, row, rows } of sink.ordered) {
-    if (change[0] === 'a' && rows) {
+  const cancelled = cancelledPairs(sink.ordered)
+  for (const [at, { change, row, rows }] of sink.ordered.entries()) {
+    if (cancelled.has(at)) {
+      written.add(row as object)
+    } else if (change[0] === 'a' && rows) {
       for (let at = 0; at < rows.length; at += APPEND_ROWS) changes.push(['a', change[1], rows.slice(at, at + APPEND_ROWS)])
     } else if (change[0] === 'i' && row) {
       changes.push(['i', change[1], row])
