@@ -7,7 +7,7 @@ import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, s
 import { dirname } from 'node:path'
 import { LowSync, type SyncAdapter } from 'lowdb'
 import type { Change, Place } from './changes.ts'
-import { appendLines, DataFileError, linesOfFile, readLog, Replay } from './log.ts'
+import { appendLines, DataFileError, isObject, linesOfFile, readLog, Replay } from './log.ts'
 import { WORLD_FORMAT, type WorldData } from './world.ts'
 
 export interface DataFiles {
@@ -207,8 +207,6 @@ function* worldLines(world: WorldData, lineCharacters?: number): Generator<strin
   yield `${JSON.stringify(withoutRows)}\n`
   yield* appendLines(1, parts, lineCharacters)
 }
-
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
 
 /** What the data file holds is a world of this format: checked before its change log is replayed onto it. */
 function checkFormat(value: unknown, file: string): asserts value is WorldData & { log?: unknown; [ROWS_FOLLOW]?: unknown } {

@@ -89,7 +89,7 @@ const OPS: Record<string, (change: unknown[]) => boolean> = {
 
 const NEWLINE = 0x0a
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
+export const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
 
 /** Says what is damaged at a line (1 for the first line read) and why, as a DataFileError. */
 export type Damage = (line: number, why: string) => DataFileError

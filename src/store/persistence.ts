@@ -49,7 +49,8 @@ export interface AnnounceFrom {
 
 const ANNOUNCE_FROM: AnnounceFrom = { bytes: 64 * 1024 * 1024, changes: 100_000 }
 
-const megabytes = (bytes: number) => `${new Intl.NumberFormat('en-GB').format(Math.round(bytes / 1e6))} MB`
+const counted = new Intl.NumberFormat('en-GB')
+const megabytes = (bytes: number) => `${counted.format(Math.round(bytes / 1e6))} MB`
 const secondsSince = (began: number) => `${((performance.now() - began) / 1000).toFixed(1)} s`
 
 export interface OpenedWorld {
@@ -255,7 +256,7 @@ class DurableWorld implements OpenedWorld {
     this.last++
     const large = changes.length >= this.announceFrom.changes
     const began = performance.now()
-    if (large) this.announce(`ivs-mock: writing ${new Intl.NumberFormat('en-GB').format(changes.length)} changes to ${this.files.log}`)
+    if (large) this.announce(`ivs-mock: writing ${counted.format(changes.length)} changes to ${this.files.log}`)
     // Each line is encoded as it is made: a team made at once is hundreds of megabytes of lines.
     let bytes = 0
     for (const line of commitLines(this.last, changes)) {
