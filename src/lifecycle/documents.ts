@@ -7,8 +7,8 @@ export type DocumentType = 'passport' | 'driving_licence' | 'national_id'
 
 const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ'
 
-export const digits = (random: Random, count: number): string => Array.from({ length: count }, () => String(random.int(0, 9))).join('')
-export const letters = (random: Random, count: number): string => Array.from({ length: count }, () => LETTERS.charAt(random.int(0, 25))).join('')
+const digits = (random: Random, count: number): string => Array.from({ length: count }, () => String(random.int(0, 9))).join('')
+const letters = (random: Random, count: number): string => Array.from({ length: count }, () => LETTERS.charAt(random.int(0, 25))).join('')
 export const pick = <T>(random: Random, items: readonly T[]): T => items[random.int(0, items.length - 1)] as T
 
 /** Upper-case A-Z only: accents dropped, apostrophes removed, every other character a filler (<). */

@@ -96,7 +96,7 @@ function documentData(input: CheckResponseInput, dob: string, expired: boolean):
   const issued = expired ? addDays(addYears(today, -years), -random.int(30, 400)) : addDays(today, -random.int(30, years * 365 - 400))
   const expiry = addDays(addYears(issued, years), -1)
   const sex = genderOf(name.title)
-  const mrzSex = sex === 'Male' ? ('M' as const) : sex === 'Female' ? ('F' as const) : null
+  const mrzSex = sex === 'male' ? ('M' as const) : sex === 'female' ? ('F' as const) : null
   const person = { first_name: name.first_name, middle_name: name.middle_name, last_name: name.last_name, date_of_birth: dob, sex: mrzSex }
   const number = documentNumber(random, type, country, person)
   const mrzData = { ...person, country, number, date_of_expiry: expiry }
@@ -136,11 +136,11 @@ function documentData(input: CheckResponseInput, dob: string, expired: boolean):
   }
 }
 
-/** From the name's title, as a document shows it; null when the title does not say. */
-function genderOf(title: string | null): 'Male' | 'Female' | null {
+/** From the name's title, in lower case as the service gives it (FACTS.md); null when the title does not say. */
+function genderOf(title: string | null): DocumentData['gender'] {
   if (title === null) return null
-  if (['mr', 'sir', 'master', 'lord'].includes(title)) return 'Male'
-  if (['mrs', 'miss', 'ms', 'dame', 'lady'].includes(title)) return 'Female'
+  if (['mr', 'sir', 'master', 'lord'].includes(title)) return 'male'
+  if (['mrs', 'miss', 'ms', 'dame', 'lady'].includes(title)) return 'female'
   return null
 }
 

@@ -1,23 +1,16 @@
-// What a check's response is made from (responses.ts and photo-id.ts build from it).
-import type { CheckJson } from '../contracts/generated.ts'
+// What a photo ID check's response is made from (responses.ts and photo-id.ts build from it).
 import type { Random } from '../kernel/random.ts'
 import type { NameRow } from '../resources/clients/index.ts'
 import type { Outcome } from '../resources/records/index.ts'
 
-export type CheckType = CheckJson['type']
-
-/** Everything a check's response is made from. */
+/** Everything a photo ID check's response is made from. */
 export interface CheckResponseInput {
-  /** The check's type (CheckRow.type: its step type without `check.`). */
-  type: CheckType
   /** What the check concluded (src/lifecycle/outcomes.ts). */
   outcome: Outcome
   /**
-   * The step's preferences as returned (StepRow.preferences). Read: photo ID docs (the first is the
-   * document shown, passport by default), issuing_countries (the first issues it, GBR by default),
-   * facial_similarity; watchlist search_profile, monitor; criminal record region, type; AccessNI
-   * type, barring_adults, barring_children; employment referencing type, timeframe, gap_threshold;
-   * reference years; banking balance, transactions; NHS ESR GMC, NMC, HCP, GDC, GPC.
+   * The step's preferences as returned (StepRow.preferences). Read: docs (the first is the document
+   * shown, passport by default), issuing_countries (the first issues it, GBR by default),
+   * facial_similarity.
    */
   preferences: Record<string, unknown>
   /** The record's snapshot of the client's name (RecordRow.name). */
@@ -29,8 +22,8 @@ export interface CheckResponseInput {
    * and email (the same for every check of that client, between 22 and 64 years before `now`).
    */
   dob: string | null
-  /** Seeded by the check's recipe: document numbers, certificate numbers, scores, uuids. */
+  /** Seeded by the check's recipe: document numbers, scores. */
   random: Random
-  /** When the result came back (the recipe's at): issue dates, expiry dates, received_at. */
+  /** When the result came back (the recipe's at): issue and expiry dates. */
   now: Date
 }

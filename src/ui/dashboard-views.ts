@@ -110,12 +110,11 @@ function checkOf(step: StepJson): CheckJson | undefined {
   return typeof step.check === 'object' ? step.check : undefined
 }
 
-/** A check's result when it has a response (clear, consider, rejected ...). */
+/** A photo ID check's result: the only check response that states one (FACTS.md "Records and steps"). */
 function resultOf(check: CheckJson | undefined): string | undefined {
   const response = check?.response
-  if (response === null || response === undefined || response === true) return undefined
-  const { result } = response as { result?: unknown }
-  return typeof result === 'string' ? result : undefined
+  if (typeof response !== 'object' || response === null || response.object !== 'check_response.photo_id') return undefined
+  return response.result ?? undefined
 }
 
 function stepSummary(step: StepJson): Html {

@@ -70,4 +70,16 @@ describe('GET /openapi.json', () => {
     const limit = list.parameters.find((parameter: { name: string }) => parameter.name === 'limit')
     expect(limit.schema).toEqual({ type: 'integer', minimum: 1, maximum: 100, default: 25 })
   })
+
+  it('says a check response is a photo ID response or exactly check_response.other, by the check\'s type (FACTS.md "Records and steps")', async () => {
+    const { schemas } = (await servedDocument()).components
+    const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` })
+    const responses = (...shapes: object[]) => ({ anyOf: [{ type: 'null' }, { const: true }, ...shapes] })
+    expect(schemas.check.properties.response.anyOf).toEqual(responses(ref('check-response-photo-id'), ref('check-response-other')).anyOf)
+    expect(schemas.check.if).toEqual({ properties: { type: { const: 'photo_id' } } })
+    expect(schemas.check.then).toEqual({ properties: { response: responses(ref('check-response-photo-id')) } })
+    expect(schemas.check.else).toEqual({ properties: { response: responses(ref('check-response-other')) } })
+    expect(schemas['check-response-other']).toMatchObject({ type: 'object', required: ['object'], additionalProperties: false, properties: { object: { const: 'check_response.other' } } })
+    expect(Object.keys(schemas).filter((name) => name.startsWith('check-response'))).toEqual(['check-response-other', 'check-response-photo-id'])
+  })
 })

@@ -1,37 +1,28 @@
-// The responses checks return (src/lifecycle/responses.ts): every type and outcome against its
-// contract, and a photo ID document that agrees with itself (MRZ check digits, dates, names).
+// The responses checks return (src/lifecycle/responses.ts), FACTS.md "Records and steps": photo ID's
+// against its contract, with a document that agrees with itself (MRZ check digits, dates, names);
+// every other type's exactly {"object": "check_response.other"}, and the check contract refusing a
+// response that invents more.
 import { describe, expect, it } from 'vitest'
+import type { CheckJson } from '../../src/contracts/generated.ts'
 import { createRandom } from '../../src/kernel/random.ts'
 import { checkDigit, idCardMrz, passportMrz } from '../../src/lifecycle/documents.ts'
-import { checkResponse, dateOfBirth, type CheckResponseInput, type CheckType } from '../../src/lifecycle/responses.ts'
+import { checkResponse, dateOfBirth, type CheckResponseInput } from '../../src/lifecycle/responses.ts'
 import type { Outcome } from '../../src/resources/records/index.ts'
 import { contracts } from '../support/contracts.ts'
 import { TEST_NOW } from '../support/mock.ts'
 
-const CHECK_TYPES: CheckType[] = ['photo_id', 'identity', 'watchlist', 'credit', 'criminal_record', 'employment_referencing', 'reference', 'banking_information', 'hscni_access_ni', 'nhs_esr', 'video', 'thorntons_onboarding', 'dummy']
+type CheckType = CheckJson['type']
+
+const CHECK_TYPES = (contracts.schemas.get('check') as { properties: { type: { enum: CheckType[] } } }).properties.type.enum
 const WITH_RESPONSE = ['clear', 'consider', 'refer', 'rejected'] as const
 const TODAY = '2026-07-01'
+const OTHER = { object: 'check_response.other' }
 
-/** Preferences that switch on every optional part of each type's response. */
-const RICH: Record<CheckType, Record<string, unknown>> = {
-  photo_id: { report_type: 'standard', docs: ['national_id', 'passport'], facial_similarity: true, issuing_countries: ['IRL'] },
-  identity: {},
-  watchlist: { search_profile: 'sanctions', monitor: 3 },
-  credit: {},
-  criminal_record: { region: 'scotland', type: 'enhanced' },
-  employment_referencing: { type: 'automated_references', timeframe: 5, gap_threshold: 14 },
-  reference: { years: 5 },
-  banking_information: { balance: true, transactions: 12 },
-  hscni_access_ni: { type: 'enhanced_barring', pin_number: '123456', barring_adults: true, barring_children: false },
-  nhs_esr: { GMC: true, NMC: true, HCP: true, GDC: true, GPC: true },
-  video: {},
-  thorntons_onboarding: {},
-  dummy: { state: 'accepted' },
-}
+/** Preferences that switch on every optional part of a photo ID response. */
+const RICH = { report_type: 'standard', docs: ['national_id', 'passport'], facial_similarity: true, issuing_countries: ['IRL'] }
 
-function input(type: CheckType, outcome: Outcome, overrides: Partial<CheckResponseInput> = {}): CheckResponseInput {
+function input(outcome: Outcome, overrides: Partial<CheckResponseInput> = {}): CheckResponseInput {
   return {
-    type,
     outcome,
     preferences: {},
     name: { title: 'mrs', other_title: null, first_name: 'Siobhán', middle_name: 'Mary-Anne', last_name: "O'Brien-Smith" },
@@ -58,44 +49,59 @@ const asCheck = (type: CheckType, response: unknown) => ({
   updated_at: '2026-07-01T12:00:00Z',
 })
 
-describe('checkResponse', () => {
-  describe.each(CHECK_TYPES)('%s', (type) => {
-    const schema = contracts.schemaValidator(`check-response-${type.replace(/_/g, '-')}`)
+describe('checkResponse (photo ID)', () => {
+  const schema = contracts.schemaValidator('check-response-photo-id')
 
-    it.each(WITH_RESPONSE)('%s: valid against its contract and check.json, with default and with rich preferences', (outcome) => {
-      for (const preferences of [{}, RICH[type]]) {
-        const response = checkResponse(input(type, outcome, { preferences }))
-        expect(schema(response), JSON.stringify(schema.errors)).toBe(true)
-        expect(check(asCheck(type, response)), JSON.stringify(check.errors)).toBe(true)
-        expect(response).toMatchObject({ object: `check_response.${type}`, status: 'complete', result: outcome === 'refer' ? 'consider' : outcome })
-      }
-    })
-
-    it.each(['failed', 'paused'] as const)('%s: no response', (outcome) => {
-      expect(checkResponse(input(type, outcome, { preferences: RICH[type] }))).toBeNull()
-    })
-
-    it('is refused by check.json on a check of another type', () => {
-      const other = type === 'dummy' ? 'video' : 'dummy'
-      expect(check(asCheck(other, checkResponse(input(type, 'clear'))))).toBe(false)
-    })
-  })
-
-  it('is the same for the same seed and moment', () => {
-    for (const type of CHECK_TYPES) {
-      expect(checkResponse(input(type, 'consider', { preferences: RICH[type] }))).toEqual(checkResponse(input(type, 'consider', { preferences: RICH[type] })))
+  it.each(WITH_RESPONSE)('%s: valid against its contract and check.json, with default and with rich preferences', (outcome) => {
+    for (const preferences of [{}, RICH]) {
+      const response = checkResponse(input(outcome, { preferences }))
+      expect(schema(response), JSON.stringify(schema.errors)).toBe(true)
+      expect(check(asCheck('photo_id', response)), JSON.stringify(check.errors)).toBe(true)
+      expect(response).toMatchObject({ object: 'check_response.photo_id', status: 'complete', result: outcome === 'refer' ? 'consider' : outcome })
     }
   })
 
+  it.each(['failed', 'paused'] as const)('%s: no response', (outcome) => {
+    expect(checkResponse(input(outcome, { preferences: RICH }))).toBeNull()
+  })
+
+  it('is the same for the same seed and moment', () => {
+    expect(checkResponse(input('consider', { preferences: RICH }))).toEqual(checkResponse(input('consider', { preferences: RICH })))
+  })
+
   it('uses the client\'s date of birth, or one made from who they are when it is unknown (the same each time)', () => {
-    expect(dateOfBirth(input('identity', 'clear'))).toBe('1985-02-28')
-    const made = dateOfBirth(input('identity', 'clear', { dob: null }))
-    expect(made).toBe(dateOfBirth(input('identity', 'clear', { dob: null, random: createRandom(99) })))
+    expect(dateOfBirth(input('clear'))).toBe('1985-02-28')
+    const made = dateOfBirth(input('clear', { dob: null }))
+    expect(made).toBe(dateOfBirth(input('clear', { dob: null, random: createRandom(99) })))
     const age = 2026 - Number(made.slice(0, 4))
     expect(age).toBeGreaterThanOrEqual(22)
     expect(age).toBeLessThanOrEqual(65)
-    const response = checkResponse(input('credit', 'clear', { dob: null })) as { subject: { date_of_birth: string } }
-    expect(response.subject.date_of_birth).toBe(made)
+    const response = checkResponse(input('clear', { dob: null })) as { reports: Array<{ document_data: { date_of_birth: string } }> }
+    expect(response.reports[0]?.document_data.date_of_birth).toBe(made)
+  })
+})
+
+describe('the check contract: photo ID or check_response.other, nothing invented', () => {
+  const photoId = checkResponse(input('clear', { preferences: RICH }))
+
+  it.each(CHECK_TYPES.filter((type) => type !== 'photo_id'))('%s: takes null, true and exactly check_response.other; refuses a photo ID response and any other field', (type) => {
+    for (const response of [null, true, OTHER]) expect(check(asCheck(type, response)), JSON.stringify(check.errors)).toBe(true)
+    for (const response of [photoId, { ...OTHER, result: 'clear' }, { object: `check_response.${type}` }, { object: 'check_response.other', status: 'complete' }, false, {}]) {
+      expect(check(asCheck(type, response)), JSON.stringify(response)).toBe(false)
+    }
+  })
+
+  it('photo_id: takes its own response, refuses check_response.other and a gender not in lower case', () => {
+    expect(check(asCheck('photo_id', photoId)), JSON.stringify(check.errors)).toBe(true)
+    expect(check(asCheck('photo_id', OTHER))).toBe(false)
+    const shouting = structuredClone(photoId) as { reports: Array<{ document_data: { gender: string; nfc: { gender: string } } }> }
+    const data = shouting.reports[0]?.document_data
+    if (!data) throw new Error('no document data')
+    data.gender = 'Female'
+    expect(check(asCheck('photo_id', shouting))).toBe(false)
+    data.gender = 'female'
+    data.nfc.gender = 'F'
+    expect(check(asCheck('photo_id', shouting))).toBe(false)
   })
 })
 
@@ -104,7 +110,7 @@ describe('photo ID', () => {
   const documentReport = (response: unknown) => (response as { reports: Data[] }).reports[0] as Data
 
   it('clear: every group and sub-result clear; a valid GB passport of the client, with a consistent MRZ', () => {
-    const response = checkResponse(input('photo_id', 'clear', { preferences: { docs: ['passport'] } })) as Data
+    const response = checkResponse(input('clear', { preferences: { docs: ['passport'] } })) as Data
     expect(response.result).toBe('clear')
     expect(response.reports).toHaveLength(1)
     const report = documentReport(response)
@@ -121,7 +127,7 @@ describe('photo ID', () => {
       middle_name: 'Mary-Anne',
       last_name: "O'Brien-Smith",
       date_of_birth: '1985-02-28',
-      gender: 'Female',
+      gender: 'female',
       issuing_authority: 'HMPO',
       issuing_country: 'GBR',
       issuing_state: null,
@@ -138,14 +144,14 @@ describe('photo ID', () => {
     expect(line2.slice(10, 21)).toBe(`GBR850228${checkDigit('850228')}F`)
     const expiry = `${data.date_of_expiry.slice(2, 4)}${data.date_of_expiry.slice(5, 7)}${data.date_of_expiry.slice(8, 10)}`
     expect(line2.slice(21, 28)).toBe(`${expiry}${checkDigit(expiry)}`)
-    expect(data.nfc).toMatchObject({ document_number: number, date_of_birth: '1985-02-28', date_of_expiry: data.date_of_expiry })
+    expect(data.nfc).toMatchObject({ document_number: number, date_of_birth: '1985-02-28', date_of_expiry: data.date_of_expiry, gender: 'female' })
     expect(typeof data.place_of_birth).toBe('string')
     expect(response.media).toEqual([])
   })
 
   it('consider and refer: result consider, the document expired (data_validation.document_expiration consider)', () => {
     for (const outcome of ['consider', 'refer'] as const) {
-      const response = checkResponse(input('photo_id', outcome)) as Data
+      const response = checkResponse(input(outcome)) as Data
       expect(response.result).toBe('consider')
       const report = documentReport(response)
       expect(report.result).toBe('consider')
@@ -158,7 +164,7 @@ describe('photo ID', () => {
   })
 
   it('rejected: only image integrity assessed (consider), nothing read', () => {
-    const response = checkResponse(input('photo_id', 'rejected', { preferences: { facial_similarity: true } })) as Data
+    const response = checkResponse(input('rejected', { preferences: { facial_similarity: true } })) as Data
     expect(response.result).toBe('rejected')
     const report = documentReport(response)
     expect(report.result).toBe('rejected')
@@ -172,7 +178,7 @@ describe('photo ID', () => {
   })
 
   it('adds a facial similarity report when the step asks for facial_similarity', () => {
-    const response = checkResponse(input('photo_id', 'consider', { preferences: { facial_similarity: true } })) as Data
+    const response = checkResponse(input('consider', { preferences: { facial_similarity: true } })) as Data
     expect(response.reports[1]).toEqual({
       type: 'facial_similarity',
       status: 'complete',
@@ -186,7 +192,7 @@ describe('photo ID', () => {
   })
 
   it('reads an Irish passport card (TD1 MRZ) from the step\'s first doc and issuing country', () => {
-    const data = documentReport(checkResponse(input('photo_id', 'clear', { preferences: RICH.photo_id }))).document_data
+    const data = documentReport(checkResponse(input('clear', { preferences: RICH }))).document_data
     expect(data).toMatchObject({ document_type: 'national_id', issuing_country: 'IRL', nationality: 'IRL', issuing_authority: 'DFA', place_of_birth: null })
     expect(data.document_numbers[0].value).toMatch(/^[A-Z]{2}[0-9]{7}$/)
     expect([data.mrz_line1, data.mrz_line2, data.mrz_line3].map((line: string) => line.length)).toEqual([30, 30, 30])
@@ -194,7 +200,7 @@ describe('photo ID', () => {
   })
 
   it('reads a GB driving licence: DVLA number, no MRZ, no chip (issuing_authority null)', () => {
-    const report = documentReport(checkResponse(input('photo_id', 'clear', { preferences: { docs: ['driving_licence'] } })))
+    const report = documentReport(checkResponse(input('clear', { preferences: { docs: ['driving_licence'] } })))
     const data = report.document_data
     expect(data).toMatchObject({ document_type: 'driving_licence', issuing_authority: 'DVLA', mrz_line1: null, mrz_line2: null, mrz_line3: null, nfc: null })
     // OBRIE, decade 8, month 02 + 50 (a woman), day 28, year 5, initials SM, 9, two check letters.

@@ -1,34 +1,29 @@
 // GET /checks/{id} (spec "Check"; FACTS.md "Lists, pagination, expansion", "Roles", "Status codes
-// and bodies"), with the response every check type returns for every outcome.
+// and bodies", "Records and steps"), with the response every check type returns for every outcome:
+// photo ID's check_response.photo_id, every other type's exactly {"object": "check_response.other"}.
 import { describe, expect, it } from 'vitest'
 import { ROLES } from '../../src/kernel/roles.ts'
-import { checkResponse, type CheckType } from '../../src/lifecycle/responses.ts'
+import type { CheckJson } from '../../src/contracts/generated.ts'
+import { checkResponse } from '../../src/lifecycle/responses.ts'
 import { createRandom } from '../../src/kernel/random.ts'
 import type { CheckResponseRecipe, CheckRow, Outcome, RecordRow } from '../../src/resources/records/index.ts'
 import { OUTCOME_STATUS, OUTCOMES } from '../../src/lifecycle/outcomes.ts'
+import { contracts } from '../support/contracts.ts'
 import { createTestMock, NOW, TEST_NOW } from '../support/mock.ts'
 import { assigneeRows, giveRecord, type StepSetup } from '../support/rows.ts'
+import { minimalStep } from '../support/steps.ts'
 
 const FORBIDDEN = { message: 'This action is unauthorized.' }
 const NOT_FOUND = { error: 'Check not found' }
 const EXPIRES = '2026-08-01T12:00:00Z'
 
-const CHECK_TYPES: CheckType[] = [
-  'photo_id',
-  'identity',
-  'watchlist',
-  'credit',
-  'criminal_record',
-  'employment_referencing',
-  'reference',
-  'banking_information',
-  'hscni_access_ni',
-  'nhs_esr',
-  'video',
-  'thorntons_onboarding',
-  'dummy',
-]
+type CheckType = CheckJson['type']
 
+/** Every check type, as the check contract lists them. */
+const CHECK_TYPES = (contracts.schemas.get('check') as { properties: { type: { enum: CheckType[] } } }).properties.type.enum
+
+/** What every check type but photo ID answers with expand=response once it has a response. */
+const OTHER = { object: 'check_response.other' }
 
 /** A fresh team with the client Ann Lee (made through the API). */
 async function setup() {
@@ -45,10 +40,12 @@ async function setup() {
 /** What a check keeps of its response: when the result came back, a seed, Ann Lee's date of birth. */
 const RECIPE: CheckResponseRecipe = { at: NOW, seed: 7, dob: '1990-04-12' }
 
-/** The response the check of this record's first step shows for an outcome, made from RECIPE. */
+/** The response the check of this record's first step shows for an outcome (a photo ID's made from RECIPE). */
 function responseFor(record: RecordRow, type: CheckType, outcome: Outcome) {
+  if (outcome === 'failed' || outcome === 'paused') return null
+  if (type !== 'photo_id') return OTHER
   const preferences = record.steps[0]?.preferences ?? {}
-  return checkResponse({ type, outcome, preferences, name: record.name, email: record.email, dob: RECIPE.dob, random: createRandom(RECIPE.seed), now: TEST_NOW })
+  return checkResponse({ outcome, preferences, name: record.name, email: record.email, dob: RECIPE.dob, random: createRandom(RECIPE.seed), now: TEST_NOW })
 }
 
 /** The wire check of a check row with nothing expanded. */
@@ -247,11 +244,84 @@ describe('GET /checks/{id}', () => {
         if (outcome === 'failed' || outcome === 'paused') {
           expect(response).toBeNull()
         } else {
-          expect(response).toMatchObject({ object: `check_response.${type}`, status: 'complete', result: { clear: 'clear', consider: 'consider', refer: 'consider', rejected: 'rejected' }[outcome] })
+          if (type === 'photo_id') {
+            expect(response).toMatchObject({ object: 'check_response.photo_id', status: 'complete', result: { clear: 'clear', consider: 'consider', refer: 'consider', rejected: 'rejected' }[outcome] })
+          } else {
+            expect(res.body.response).toStrictEqual({ object: 'check_response.other' })
+          }
           expect((await api().get(`/checks/${check.id}`)).body.response).toBe(true)
         }
       }
     })
+  })
+})
+
+describe('check responses as the real service gives them (FACTS.md "Records and steps")', () => {
+  /** The expanded response a check must answer: null without one, a photo ID response, or exactly check_response.other. */
+  function expectFaithful(check: { type: string; status: string; response: unknown }, where: string) {
+    if (check.response === null) {
+      expect(['pending', 'submitted', 'failed', 'paused'], where).toContain(check.status)
+    } else if (check.type === 'photo_id') {
+      const response = check.response as { object: string; reports: Array<{ type: string; document_data: { gender: unknown; nfc: { gender: unknown } | null } | null }> }
+      expect(response.object, where).toBe('check_response.photo_id')
+      for (const report of response.reports.filter((item) => item.type === 'document' && item.document_data !== null)) {
+        expect(['male', 'female', null], where).toContain(report.document_data?.gender)
+        if (report.document_data?.nfc) expect(report.document_data.nfc.gender, where).toBe(report.document_data.gender)
+      }
+    } else {
+      expect(check.response, where).toStrictEqual(OTHER)
+    }
+  }
+
+  it('answers every seeded check of every team so', async () => {
+    const mock = createTestMock()
+    const owners = { acme: 'ivs_acme_owner', globex: 'ivs_globex_owner', initech: 'ivs_initech_owner' }
+    let checked = 0
+    for (const [name, token] of Object.entries(owners)) {
+      const team = (await mock.api(token).get('/team')).body as { id: number }
+      const stored = mock.store.team(team.id)
+      expect(stored, name).toBeDefined()
+      for (const check of stored?.checks.all() ?? []) {
+        const res = await mock.api(token).get(`/checks/${check.id}`, { expand: 'response' })
+        expect(res.status).toBe(200)
+        expectFaithful(res.body, `${name} check ${check.id} (${check.type}, ${check.status})`)
+        checked++
+      }
+    }
+    expect(checked).toBeGreaterThan(50)
+  })
+
+  it.each(CHECK_TYPES)('answers a %s check driven through every outcome so, true collapsed', async (type) => {
+    const { mock, api, clientId } = await setup()
+    for (const outcome of OUTCOMES) {
+      const created = await api().post('/records', { client: clientId, notification: false, steps: [minimalStep(`check.${type}`)] })
+      expect(created.status, created.text).toBe(201)
+      const checkId: number = created.body.steps[0].check
+      expect((await mock.control.post(`/records/${created.body.id}/complete`, { outcome })).status).toBe(200)
+      expect((await api().get(`/checks/${checkId}`, { expand: 'response' })).body).toMatchObject({ status: 'submitted', response: null })
+      expect((await mock.control.post('/clock/advance', { seconds: 60 })).status).toBe(200)
+      const res = await api().get(`/checks/${checkId}`, { expand: 'response' })
+      expect(res.status).toBe(200)
+      expect(res.body.status).toBe(OUTCOME_STATUS[outcome])
+      expectFaithful(res.body, `${type} ${outcome}`)
+      const hasResponse = outcome !== 'failed' && outcome !== 'paused'
+      expect(res.body.response === null, `${type} ${outcome}`).toBe(!hasResponse)
+      expect((await api().get(`/checks/${checkId}`)).body.response).toBe(hasResponse ? true : null)
+    }
+  })
+
+  it('gives a photo ID document\'s gender in lower case, agreeing with the MRZ\'s sex letter', async () => {
+    const { mock, api } = await setup()
+    for (const [title, gender, letter] of [['mr', 'male', 'M'], ['ms', 'female', 'F'], ['dr', null, '<']] as const) {
+      const client = await api().post('/clients', { name: { title, first_name: 'Sam', last_name: 'Rowe' }, email: `sam.${title}@example.com`, dob: '1980-01-02' })
+      const created = await api().post('/records', { client: client.body.id, notification: false, steps: [minimalStep('check.photo_id')] })
+      await mock.control.post(`/records/${created.body.id}/complete`, { outcome: 'clear' })
+      await mock.control.post('/clock/advance', { seconds: 60 })
+      const res = await api().get(`/checks/${created.body.steps[0].check}`, { expand: 'response' })
+      const data = res.body.response.reports[0].document_data
+      expect([data.gender, data.nfc.gender]).toEqual([gender, gender])
+      expect(data.mrz_line2.charAt(20)).toBe(letter)
+    }
   })
 })
 

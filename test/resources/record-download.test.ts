@@ -91,10 +91,10 @@ describe('GET /records/{id}/download', () => {
         ...['Declaration', 'required, not confirmed'],
         'Steps (4)',
         `1. check.identity (step ${ids[0]})`,
-        ...['Cost', '1 credit', 'Completed at', '2026-06-21T10:00:00Z', 'Check', `accepted, result clear (check ${checks[0]})`],
+        ...['Cost', '1 credit', 'Completed at', '2026-06-21T10:00:00Z', 'Check', `accepted (check ${checks[0]})`],
         ...['Review', `approved by ${owner} at 2026-06-23T08:00:00Z`],
         `2. check.watchlist (step ${ids[1]})`,
-        ...['Cost', '3 credits', 'Completed at', '2026-06-21T10:05:00Z', 'Check', `submitted, no result (check ${checks[1]})`],
+        ...['Cost', '3 credits', 'Completed at', '2026-06-21T10:05:00Z', 'Check', `submitted (check ${checks[1]})`],
         ...['Review', 'not reviewed'],
         `3. document.request (step ${ids[2]})`,
         ...['Cost', '0 credits', 'Completed at', 'not completed', 'Review', 'not reviewed'],
@@ -131,7 +131,22 @@ describe('GET /records/{id}/download', () => {
     expect(after('Review')).toBe(`rejected by ${team.users.member.name} at 2026-06-27T10:00:00Z`)
     expect(after('Review message')).toBe('Seen 2026-06-27T10:00:00Z')
     expect(lines).toContain(`2. check.credit (step ${record.steps[1]?.id})`)
-    expect(after('Check')).toBe(`pending, no result (check ${record.steps[1]?.check})`)
+    expect(after('Check')).toBe(`pending (check ${record.steps[1]?.check})`)
+  })
+
+  it('states a check\'s result only for photo ID, whose response is the only one the API shows (FACTS.md "Records and steps")', async () => {
+    const { mock, team, teamRow, clientId } = await setup()
+    const response = { at: '2026-06-21T10:01:00Z', seed: 7, dob: null }
+    const record = giveRecord(mock, teamRow, clientId, {
+      steps: [
+        { type: 'check.photo_id', completed_at: '2026-06-21T10:00:00Z', check: { status: 'refer', outcome: 'refer', response } },
+        { type: 'check.watchlist', completed_at: '2026-06-21T10:00:00Z', check: { status: 'accepted', outcome: 'consider', response } },
+        { type: 'check.photo_id', completed_at: '2026-06-21T10:00:00Z', check: { status: 'failed', outcome: 'failed' } },
+      ],
+    })
+    const lines = (await pdfText((await download(mock, team.tokens.owner, record.id)).bytes)).flat()
+    const checks = lines.filter((_, index) => lines[index - 1] === 'Check')
+    expect(checks).toEqual([`refer, result consider (check ${record.steps[0]?.check})`, `accepted (check ${record.steps[1]?.check})`, `failed (check ${record.steps[2]?.check})`])
   })
 
   it('says so when a record has no steps', async () => {

@@ -129,12 +129,12 @@ describe('completing steps', () => {
   })
 
   test("magic outcomes apply as with the control API: the client's email decides the result", async () => {
-    const client = await api().post('/clients', { name: { first_name: 'Ann', last_name: 'Lee' }, email: 'ann+watchlist-consider@example.com' })
+    const client = await api().post('/clients', { name: { first_name: 'Ann', last_name: 'Lee' }, email: 'ann+watchlist-refer@example.com' })
     const record = await createRecord([WATCHLIST], client.body.id)
     expect((await submit(record, 0, { consent: 'yes' })).location).toBe(linkOf(record))
     await mock.control.post('/clock/advance', { seconds: 60 })
     const check = (await api().get(`/checks/${record.steps[0].check}`, { expand: 'response' })).body
-    expect([check.status, check.response.result]).toEqual(['accepted', 'consider'])
+    expect([check.status, check.response]).toEqual(['refer', { object: 'check_response.other' }])
     const finished = (await api().get(`/records/${record.id}`)).body
     expect([finished.status, finished.perform_url]).toEqual(['complete', false])
     expect(mock.events.filter((event) => event.type === 'record.finished').map((event) => event.subjects.record)).toEqual([record.id])

@@ -3,7 +3,7 @@
 // with its check and latest review. Pure (state and clock in, blocks out); pdf.ts draws them.
 import type { RequestContext } from '../../context.ts'
 import { presentName } from '../clients/index.ts'
-import { hasResponse, recordStatus, responseResult, type CheckRow, type RecordRow, type StepRow, type StepReviewRow } from '../records/index.ts'
+import { hasResponse, photoIdResult, recordStatus, type CheckRow, type RecordRow, type StepRow, type StepReviewRow } from '../records/index.ts'
 
 export type Block =
   | { kind: 'title'; text: string }
@@ -34,10 +34,11 @@ function latestReview(ctx: RequestContext, step: StepRow): StepReviewRow | undef
   return reviews.reduce<StepReviewRow | undefined>((latest, review) => (latest === undefined || review.created_at >= latest.created_at ? review : latest), undefined)
 }
 
+/** The check's status and, for a photo ID check with a response, the result it states: the API shows no other check's result (FACTS.md). */
 function checkLine(check: CheckRow): string {
-  // The result its response states, when it has one.
-  const result = check.response === null || check.outcome === null || !hasResponse(check.outcome) ? null : responseResult(check.outcome)
-  return `${check.status}, ${result === null ? 'no result' : `result ${result}`} (check ${check.id})`
+  const { outcome } = check
+  const result = check.type === 'photo_id' && check.response !== null && outcome !== null && hasResponse(outcome) ? `, result ${photoIdResult(outcome)}` : ''
+  return `${check.status}${result} (check ${check.id})`
 }
 
 function stepBlocks(ctx: RequestContext, step: StepRow, position: number): Block[] {

@@ -1,7 +1,7 @@
 // What a check's outcome gives its response (the table at the top of lifecycle/responses.ts):
-// whether it has one, and the result it states. The response itself is made in lifecycle/; the
-// record's PDF needs only its result.
-import type { CheckResponseCommonResultJson } from '../../contracts/generated.ts'
+// whether it has one, and the result a photo ID response states. The response itself is made in
+// lifecycle/; the record's PDF needs only the result.
+import type { CheckResponsePhotoIdJson } from '../../contracts/generated.ts'
 import type { Outcome } from './rows.ts'
 
 /** Whether a check of this outcome has a response: failed and paused checks have none. */
@@ -9,7 +9,11 @@ export function hasResponse(outcome: Outcome): outcome is Exclude<Outcome, 'fail
   return outcome !== 'failed' && outcome !== 'paused'
 }
 
-/** The response result of an outcome that has a response (refer reads as consider: the check's status is what says refer). */
-export function responseResult(outcome: Exclude<Outcome, 'failed' | 'paused'>): Exclude<CheckResponseCommonResultJson, null> {
+/**
+ * The result a photo ID response states for an outcome that has a response (refer reads as
+ * consider: the check's status is what says refer). Only photo ID's response states a result
+ * (FACTS.md "Records and steps").
+ */
+export function photoIdResult(outcome: Exclude<Outcome, 'failed' | 'paused'>): Extract<CheckResponsePhotoIdJson['result'], 'clear' | 'consider' | 'rejected'> {
   return outcome === 'clear' ? 'clear' : outcome === 'rejected' ? 'rejected' : 'consider'
 }

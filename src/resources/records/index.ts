@@ -1,4 +1,4 @@
-export { hasResponse, responseResult } from './check-results.ts'
+export { hasResponse, photoIdResult } from './check-results.ts'
 export { publishRecord, recordChanged, settleFinished } from './events.ts'
 export { performUrl, presentRecord, presentStep } from './present.ts'
 export type { CheckResponseRecipe, CheckRow, CheckStatus, CorrectionRow, Outcome, PhotoIdCapture, RecordDocumentRow, RecordRow, RecordTemplateRow, StepReviewRow, StepRow } from './rows.ts'
