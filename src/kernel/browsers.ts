@@ -84,7 +84,8 @@ export function crossOrigin(request: Request): boolean {
 
 /** Refuses, before anything else, a request whose Host (or absolute URL) names a host the mock does not answer to. */
 export function hostCheck(hosts: HostAllowList, allowed: ReturnType<typeof hostVerdict> = hostVerdict(hosts)): MiddlewareHandler<KernelEnv<any>> {
-  const known = ['localhost', '127.0.0.1', '[::1]', ...hosts.extra]
+  // The address it is bound to (127.0.0.1 by default) is among the allowed names: each is listed once.
+  const known = [...new Set(['localhost', '127.0.0.1', '[::1]', ...hosts.extra])]
   const listed = `${known.slice(0, -1).join(', ')} and ${known.at(-1) as string}`
   return (c, next) => {
     if (allowed(c.req.url, c.env)) return next()
