@@ -145,7 +145,7 @@ async function verifyAction(options: Record<string, unknown>): Promise<number> {
 
 async function runProxy(config: ProxyConfig): Promise<void> {
   // The proxy judges answers too, with Ajv (serve never loads it: its validators come with the build).
-  const [{ AjvContracts }, { ValidatingProxy }, { proxyReport, writeJsonReport, writeJunitReport }, { recordScenario, writeScenario }] = await Promise.all([
+  const [{ AjvContracts }, { breaksContract, ValidatingProxy }, { proxyReport, writeJsonReport, writeJunitReport }, { recordScenario, writeScenario }] = await Promise.all([
     import('./contracts/ajv.ts'),
     harness.proxy(),
     harness.proxyReport(),
@@ -161,7 +161,10 @@ async function runProxy(config: ProxyConfig): Promise<void> {
     console.error(`ivs-mock proxy: ${code === 'EADDRINUSE' ? `port ${config.port} on ${config.host} is already in use; choose another with --port` : (error as Error).message}`)
     process.exit(1)
   }
-  const stop = async (signal: string) => {
+  let stopping = false
+  const stop = async (why: string, broke = false) => {
+    if (stopping) return
+    stopping = true
     await proxy.stop()
     const written: string[] = []
     if (config.json) {
@@ -181,12 +184,20 @@ async function runProxy(config: ProxyConfig): Promise<void> {
       writeScenario(config.record, scenario)
       written.push(config.record)
     }
-    const failing = proxy.exchanges.filter((exchange) => exchange.operationId === null || exchange.requestViolations.length + exchange.responseViolations.length > 0).length
-    console.log(`ivs-mock proxy: ${signal}, ${proxy.exchanges.length} exchanges, ${failing} breaking the contract${written.length > 0 ? `; wrote ${written.join(', ')}` : ''}`)
-    process.exit(0)
+    const failing = proxy.exchanges.filter(breaksContract).length
+    const byProxy = proxy.exchanges.filter((exchange) => exchange.answeredBy === 'proxy').length
+    console.log(
+      `ivs-mock proxy: ${why}, ${proxy.exchanges.length} exchanges, ${failing} breaking the contract${byProxy > 0 ? `, ${byProxy} answered by the proxy` : ''}${written.length > 0 ? `; wrote ${written.join(', ')}` : ''}`,
+    )
+    process.exit(broke ? 1 : 0)
   }
   process.once('SIGINT', () => void stop('SIGINT'))
   process.once('SIGTERM', () => void stop('SIGTERM'))
+  // Nothing a client or an upstream does should get here; if something still does, the reports are not lost.
+  process.on('uncaughtException', (error) => {
+    console.error(`ivs-mock proxy: unexpected error: ${error.stack ?? error.message}`)
+    void stop('stopped by an unexpected error', true)
+  })
   console.log(`ivs-mock proxy listening on http://${displayHost(config.host)}:${port} -> ${config.upstream} (stop with Ctrl-C to write the reports)`)
 }
 

@@ -1,6 +1,6 @@
 // What the validating proxy writes when it stops: --json (every exchange and the journal-shaped
 // summary) and --junit (one test case per exchange, failed when its request or answer breaks the
-// contract or no operation matches it).
+// contract or no operation matches it, in error when it did not pass through whole).
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import junitModule from 'junit-report-builder'
@@ -43,9 +43,12 @@ export function writeJunitReport(file: string, upstream: string, exchanges: read
       .name(`${exchange.method} ${target} -> ${exchange.status}`)
       .time(exchange.durationMs / 1000)
     const problems = [...exchange.requestViolations.map((v) => `request ${v}`), ...exchange.responseViolations.map((v) => `response ${v}`)]
-    if (exchange.operationId === null) problems.unshift('no operation has this method and path')
+    if (exchange.verdicts.some((verdict) => verdict.kind === 'unknown_operation')) problems.unshift('no operation has this method and path')
     if (problems.length > 0) testCase.failure(problems.join('\n'), 'ContractViolation')
-    const noticed = exchange.verdicts.filter((verdict) => !['request_violation', 'response_violation', 'unknown_operation'].includes(verdict.kind))
+    // Not the contract's failure: the exchange could not be judged whole (the upstream gave no answer, or not all of it).
+    const notRelayed = exchange.verdicts.find((verdict) => verdict.kind === 'not_relayed')
+    if (notRelayed) testCase.error(notRelayed.message, exchange.answeredBy === 'proxy' ? 'AnsweredByTheProxy' : 'NotRelayedWhole')
+    const noticed = exchange.verdicts.filter((verdict) => !['request_violation', 'response_violation', 'unknown_operation', 'not_relayed'].includes(verdict.kind))
     const output = [...noticed.map((verdict) => `${verdict.kind} ${verdict.at ?? ''}: ${verdict.message}`), ...exchange.notes]
     if (output.length > 0) testCase.standardOutput(output.join('\n'))
   }
