@@ -3,10 +3,10 @@
 // against the mock, and back. Ids and uuids that answers returned become captured variables
 // where later requests reuse them; tokens become role names; generated values in the answers
 // (ids, timestamps, urls, tokens) become type matchers, the rest is expected as it was.
-import { writeFileSync } from 'node:fs'
 import { stringify } from 'yaml'
 import type { Contracts } from '../contracts/load.ts'
 import type { ProxiedExchange } from './proxy.ts'
+import { writeBeside } from './proxy-report.ts'
 import { TOKEN_ROLES } from './roles.ts'
 
 
@@ -178,8 +178,8 @@ function expectedBody(body: Json): { body?: Record<string, unknown> } {
 /** Writes the scenario as YAML (or JSON for a .json file), with the schema line editors read. */
 export function writeScenario(file: string, scenario: Scenario): void {
   if (file.endsWith('.json')) {
-    writeFileSync(file, `${JSON.stringify(scenario, null, 2)}\n`)
+    writeBeside(file, `${JSON.stringify(scenario, null, 2)}\n`)
     return
   }
-  writeFileSync(file, `# yaml-language-server: $schema=../contracts/scenario.schema.json\n${stringify(scenario, { lineWidth: 0 })}`)
+  writeBeside(file, `# yaml-language-server: $schema=../contracts/scenario.schema.json\n${stringify(scenario, { lineWidth: 0 })}`)
 }

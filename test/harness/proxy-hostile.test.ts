@@ -3,14 +3,16 @@
 // request targets that would reach anything but --upstream (absolute-form, //host, another scheme,
 // CONNECT) are a 400 the proxy answers itself; what it answered itself (the upstream down or gone
 // mid-body) and an upstream's early answer (a 413 before the body is sent) are recorded with who
-// answered.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+// answered; report paths are checked at start, and one that fails at stop does not stop the others.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import { connect, type AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createGzip, gzipSync } from 'node:zlib'
 import { afterEach, describe, expect, it } from 'vitest'
+import { parse as parseYaml } from 'yaml'
+import { IVS_MOCK_BIN as BIN, runToExit } from '../support/process.ts'
 import { MB, proxyProcesses, send } from '../support/proxy.ts'
 import { receiversClosedAfterEach } from '../support/receiver.ts'
 
@@ -19,7 +21,7 @@ const CLIENT = { name: { first_name: 'Ada', last_name: 'Lovelace' }, email: 'ada
 const CREATED = JSON.stringify({ object: 'client', id: 1 })
 const RATE_LIMIT = { 'x-ratelimit-limit': '200', 'x-ratelimit-remaining': '199' }
 
-const { startMock, startProxy, stop } = proxyProcesses()
+const { running, startMock, startProxy, stop } = proxyProcesses()
 const receiver = receiversClosedAfterEach()
 const servers: Server[] = []
 const folders: string[] = []
@@ -257,5 +259,41 @@ describe('what the proxy answers itself, and early answers', () => {
       expect(exchange).toMatchObject({ status: 413, answeredBy: 'upstream', operationId: 'clients.create', requestViolations: [] })
       expect(exchange.notes).toEqual([expect.stringMatching(/^request body not checked \(/)])
     }
+  })
+})
+
+describe('report paths', () => {
+  it('are checked at start: one that cannot be written is a clear error and exit 2, before it listens', async () => {
+    const folder = tempFolder()
+    const file = join(folder, 'a-file')
+    writeFileSync(file, '')
+    const cases: Array<[string[], string]> = [
+      [['--json', join(file, 'report.json')], `ivs-mock proxy: --json ${join(file, 'report.json')}: cannot be written: ${file} is not a folder`],
+      [['--junit', folder], `ivs-mock proxy: --junit ${folder}: cannot be written: it is a folder`],
+      [['--record', join(file, 'deeper', 'session.yaml')], `ivs-mock proxy: --record ${join(file, 'deeper', 'session.yaml')}: cannot be written: ${file} is not a folder`],
+      [['--json', join(folder, 'same.json'), '--junit', join(folder, 'same.json')], `ivs-mock proxy: --json and --junit name the same file ${join(folder, 'same.json')}`],
+    ]
+    for (const [args, message] of cases) {
+      const run = await runToExit(BIN, ['proxy', '--upstream', 'http://127.0.0.1:1', '--port', '0', ...args], { limitMs: 20_000, started: (child) => running.add(child) })
+      expect(run.code, run.stdout + run.stderr).toBe(2)
+      expect(run.stderr.trim()).toBe(message)
+      expect(run.stdout).not.toContain('listening')
+    }
+  })
+
+  it('a report that cannot be written at stop does not stop the others: they are written, and the exit code is 1', { timeout: 60_000 }, async () => {
+    const folder = tempFolder()
+    const upstream = await receiver(() => ({ status: 204, headers: RATE_LIMIT }))
+    const gone = join(folder, 'gone')
+    const proxy = await startProxy(new URL(upstream.url).origin, '--json', join(gone, 'report.json'), '--junit', join(folder, 'report.xml'), '--record', join(folder, 'session.yaml'))
+    expect((await send(proxy.origin, 'GET', '/api/v2/status', { headers: { Authorization: OWNER } })).status).toBe(204)
+    // A file takes the place of the report's folder before the reports are written.
+    writeFileSync(gone, '')
+    expect(await stop(proxy.child)).toBe(1)
+    expect(proxy.output()).toContain(`ivs-mock proxy: could not write --json ${join(gone, 'report.json')}: EEXIST`)
+    expect(proxy.output()).toMatch(/SIGTERM, 1 exchanges, 0 breaking the contract; wrote .*report\.xml, .*session\.yaml/)
+    expect(readFileSync(join(folder, 'report.xml'), 'utf8')).toContain('tests="1"')
+    expect(parseYaml(readFileSync(join(folder, 'session.yaml'), 'utf8')).steps).toHaveLength(1)
+    expect(existsSync(join(gone, 'report.json'))).toBe(false)
   })
 })
