@@ -4,13 +4,12 @@
 // CONNECT) are a 400 the proxy answers itself; what it answered itself (the upstream down or gone
 // mid-body) and an upstream's early answer (a 413 before the body is sent) are recorded with who
 // answered; report paths are checked at start, and one that fails at stop does not stop the others.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs'
-import { createServer, type Server } from 'node:http'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:http'
 import { connect, type AddressInfo } from 'node:net'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createGzip, gzipSync } from 'node:zlib'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { parse as parseYaml } from 'yaml'
 import { IVS_MOCK_BIN as BIN, runToExit } from '../support/process.ts'
 import { MB, proxyProcesses, send } from '../support/proxy.ts'
@@ -21,31 +20,8 @@ const CLIENT = { name: { first_name: 'Ada', last_name: 'Lovelace' }, email: 'ada
 const CREATED = JSON.stringify({ object: 'client', id: 1 })
 const RATE_LIMIT = { 'x-ratelimit-limit': '200', 'x-ratelimit-remaining': '199' }
 
-const { running, startMock, startProxy, stop } = proxyProcesses()
+const { running, startMock, startProxy, stop, tempFolder, upstream: upstreamServer } = proxyProcesses()
 const receiver = receiversClosedAfterEach()
-const servers: Server[] = []
-const folders: string[] = []
-afterEach(() => {
-  for (const server of servers.splice(0)) {
-    server.closeAllConnections()
-    server.close()
-  }
-  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true })
-})
-
-function tempFolder(): string {
-  const folder = mkdtempSync(join(tmpdir(), 'ivs-proxy-'))
-  folders.push(folder)
-  return folder
-}
-
-/** An upstream of our own: `handle` answers each request; resolves with its origin. */
-async function upstreamServer(handle: Parameters<typeof createServer>[1]): Promise<string> {
-  const server = createServer(handle)
-  servers.push(server)
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-}
 
 /** A port nothing listens on: one just freed. */
 async function closedPort(): Promise<number> {

@@ -3,34 +3,17 @@
 // of a deliberately wrong server, the answers' violations are reported; the reports are written on
 // SIGTERM; --record writes the session as a scenario.
 import { createHash } from 'node:crypto'
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
-import { tmpdir } from 'node:os'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import type { IncomingHttpHeaders } from 'node:http'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { parse as parseYaml } from 'yaml'
 import { IVS_MOCK_BIN as BIN, runToExit } from '../support/process.ts'
 import { MB, proxyProcesses, send } from '../support/proxy.ts'
 
 const OWNER = 'Bearer ivs_acme_owner'
 
-const { running, startMock, startProxy, stop } = proxyProcesses()
-const servers: Server[] = []
-const folders: string[] = []
-afterEach(() => {
-  for (const server of servers.splice(0)) {
-    server.closeAllConnections()
-    server.close()
-  }
-  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true })
-})
-
-function tempFolder(): string {
-  const folder = mkdtempSync(join(tmpdir(), 'ivs-proxy-'))
-  folders.push(folder)
-  return folder
-}
+const { running, startMock, startProxy, stop, tempFolder, upstream } = proxyProcesses()
 
 const json = (body: unknown) => ({ headers: { Authorization: OWNER, 'Content-Type': 'application/json' }, body: JSON.stringify(body) })
 
@@ -141,8 +124,8 @@ describe('in front of the mock', () => {
 })
 
 /** A server that gets the API wrong on purpose. */
-async function wrongServer(): Promise<string> {
-  const server = createServer((req, res) => {
+function wrongServer(): Promise<string> {
+  return upstream((req, res) => {
     if (req.method === 'GET' && req.url === '/api/v2/clients/7') {
       res.writeHead(200, { 'content-type': 'application/json' })
       res.end(JSON.stringify({ object: 'client', id: 'seven' }))
@@ -155,9 +138,6 @@ async function wrongServer(): Promise<string> {
       res.end('<h1>nope</h1>')
     }
   })
-  servers.push(server)
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`
 }
 
 describe('in front of a deliberately wrong server', () => {

@@ -2,7 +2,12 @@
 // port, stopped with SIGTERM (which writes the proxy's reports); requests over a real socket.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { request as httpRequest, type IncomingHttpHeaders } from 'node:http'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach } from 'vitest'
 import { IVS_MOCK_BIN as BIN, childrenKilledAfterEach } from './process.ts'
 
 export const MB = 1024 * 1024
@@ -15,11 +20,21 @@ export interface Started {
 }
 
 /**
- * Starts and stops `ivs-mock serve` and `ivs-mock proxy` for a test file; the children still
- * running after each test are killed (call it at the file's top level).
+ * Starts and stops `ivs-mock serve` and `ivs-mock proxy` for a test file, with upstreams of the
+ * test's own and temporary folders for the reports; after each test, the children still running
+ * are killed, the upstreams closed and the folders removed (call it at the file's top level).
  */
 export function proxyProcesses() {
   const running = childrenKilledAfterEach()
+  const servers: Server[] = []
+  const folders: string[] = []
+  afterEach(() => {
+    for (const server of servers.splice(0)) {
+      server.closeAllConnections()
+      server.close()
+    }
+    for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true })
+  })
 
   /** Starts `ivs-mock <args>` and resolves with the origin it prints once `ready` matches its output. */
   const start = (args: string[], ready: RegExp): Promise<Started> => {
@@ -59,6 +74,18 @@ export function proxyProcesses() {
   return {
     running,
     stop,
+    /** An upstream on 127.0.0.1 that answers with `handle`; resolves with its origin. */
+    upstream: async (handle: Parameters<typeof createServer>[1]): Promise<string> => {
+      const server = createServer(handle)
+      servers.push(server)
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+      return `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    },
+    tempFolder: (): string => {
+      const folder = mkdtempSync(join(tmpdir(), 'ivs-proxy-'))
+      folders.push(folder)
+      return folder
+    },
     startMock: () => start(['serve', '--port', '0', '--scan-delay', '0'], /listening on (http:\/\/[^/\s]+)\/api\/v2[\s\S]*Try/),
     startProxy: (upstream: string, ...args: string[]) => start(['proxy', '--upstream', upstream, '--port', '0', ...args], /listening on (http:\/\/\S+) ->/),
   }
