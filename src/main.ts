@@ -220,6 +220,8 @@ async function runProxy(config: ProxyConfig): Promise<void> {
   // Nothing a client or an upstream does should get here; if something still does, the reports are not lost.
   process.on('uncaughtException', (error) => {
     console.error(`ivs-mock proxy: unexpected error: ${error.stack ?? error.message}`)
+    // One while the reports are written would leave nobody to end the process.
+    if (stopping) process.exit(1)
     void stop('stopped by an unexpected error', true)
   })
   console.log(`ivs-mock proxy listening on http://${displayHost(config.host)}:${port} -> ${config.upstream} (stop with Ctrl-C to write the reports)`)
