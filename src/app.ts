@@ -90,6 +90,8 @@ export interface AppOptions extends Services {
   maxBodyBytes?: number
   /** Where a team that takes long to make (POST /_mock/teams) says how far it has got; nowhere by default. */
   progress?: ProgressSink
+  /** Serve the control API under /_mock (default true); without it /_mock is an unknown route, as on a real deployment. */
+  control?: boolean
 }
 
 const RESOURCE_ROUTES = [
@@ -337,8 +339,9 @@ export function createApp(options: AppOptions): Hono<KernelEnv<RequestContext>> 
       openApi.set(surface, document)
       return c.json({ ...document, servers: [{ url: `${new URL(c.req.url).origin}${SURFACES[surface].base}` }] })
     })
+  const withControl = options.control ?? true
   serveOpenApi('/openapi.json', 'api')
-  serveOpenApi(`${CONTROL_BASE}/openapi.json`, 'control')
+  if (withControl) serveOpenApi(`${CONTROL_BASE}/openapi.json`, 'control')
   // Before the control API, which answers every other path under /_mock. The pages are their own
   // app, reached by their bases: their routes (a regular expression of nested braces for a perform
   // token, a team id as a number in some routes and as any text in another) are more than Hono's
@@ -351,7 +354,7 @@ export function createApp(options: AppOptions): Hono<KernelEnv<RequestContext>> 
   }
   for (const base of [PERFORM_BASE, DASHBOARD_BASE, DOCS_BASE]) app.all(base, pages).all(`${base}/*`, pages)
   routes.serveOn(app, serveApi)
-  app.route(CONTROL_BASE, control)
+  if (withControl) app.route(CONTROL_BASE, control)
   app.route(OAUTH_BASE, oauthEndpoints)
   const unknownRoute = (c: ApiContext) => json(c, routeNotFound().body, 404)
   // An unknown route under the API is still an API request: identified, counted and kept.

@@ -31,6 +31,8 @@ export interface ServeConfig {
   mockCorsOrigins: string[]
   /** Host names the mock answers to beside the loopback ones ('*': any). */
   allowedHosts: string[]
+  /** Serve the control API (/_mock); off, the mock is presented as a real deployment is. */
+  control: boolean
 }
 
 export const DEFAULT_PORT = 4010
@@ -183,6 +185,10 @@ export function serveOptions(): Option[] {
       .env('IVS_MAX_BODY')
       .default(DEFAULT_MAX_BODY_BYTES, '1mb')
       .argParser(size('the body limit', 1024, 1024 ** 3)),
+    // A negated flag: --no-control turns it off, --no-control false (or IVS_NO_CONTROL=false) leaves it on.
+    new Option('--no-control [boolean]', 'serve without the control API (/_mock answers 404, as on a real deployment): to rehearse ivs-mock verify against a target without it')
+      .env('IVS_NO_CONTROL')
+      .argParser((value) => !booleanWord(value)),
   ]
 }
 
@@ -206,6 +212,7 @@ export function toServeConfig(options: Record<string, unknown>): ServeConfig {
     corsOrigins: (options.corsOrigin as string[] | undefined) ?? ['*'],
     mockCorsOrigins: (options.mockCorsOrigin as string[] | undefined) ?? [],
     allowedHosts: (options.allowedHost as string[] | undefined) ?? [],
+    control: options.control !== false,
   }
 }
 

@@ -100,6 +100,7 @@ export async function openMock(config: MockConfig, seams: DataFileSeams = {}): P
     writeUnit: config.data ? (work) => world.write(work) : undefined,
     version: VERSION,
     progress: config.progress,
+    control: config.control,
   })
 
   // The clock ticks with real time: what falls due (check results, expiry) happens within a second
