@@ -5,7 +5,8 @@
 // user and the team, which a scenario may change but nobody deletes, get back what they said before
 // its first change. Organisations, which the API can neither delete nor archive, become spares: the
 // next run finds them by their reference and uses one where a scenario would create one, so a
-// second run adds none. What stays anyway (the credit history's debits) is listed with why.
+// second run adds none. What stays anyway (the credit history's debits) is listed with why. A
+// delete the maker's role may not do is done again with the team owner's token.
 import type { AjvContracts } from '../contracts/ajv.ts'
 import type { OperationContract } from '../contracts/load.ts'
 import type { Answer, HttpClient } from './http.ts'
@@ -133,6 +134,8 @@ interface Made {
   undo?: string
   check?: string
   token: string | undefined
+  /** The team owner's token, for what the maker's role may not delete (an assigned-only member's client with records). */
+  owner: string | undefined
 }
 
 /** One scenario's residue on a real target: what it made, changed and reused, and how to take each back. */
@@ -152,7 +155,7 @@ export class ScenarioResidue {
   ) {}
 
   /** After a 201: what it made, and how it goes again. */
-  created(op: OperationContract, params: Record<string, unknown>, answer: Answer, token: string | undefined): void {
+  created(op: OperationContract, params: Record<string, unknown>, answer: Answer, token: string | undefined, owner: string | undefined): void {
     const body = answer.body
     if (isObject(body)) {
       for (const step of Array.isArray(body.steps) ? body.steps : []) if (isObject(step) && typeof step.cost === 'number' && step.cost > 0) this.debits++
@@ -165,7 +168,7 @@ export class ScenarioResidue {
     }
     if (undo) {
       const id = key(undo)
-      if (id !== undefined) this.made.push({ what: `${resourceName(op.path)} ${String(id)}`, undo: fill(undo.path, [...values, id]), token })
+      if (id !== undefined) this.made.push({ what: `${resourceName(op.path)} ${String(id)}`, undo: fill(undo.path, [...values, id]), token, owner })
       return
     }
     if (op.id === 'organisations.create') {
@@ -174,7 +177,7 @@ export class ScenarioResidue {
     }
     const detail = detailOperationOf(this.contracts, op)
     const id = detail && key(detail)
-    if (detail && id !== undefined) this.made.push({ what: `${resourceName(op.path)} ${String(id)}`, check: fill(detail.path, [...values, id]), token })
+    if (detail && id !== undefined) this.made.push({ what: `${resourceName(op.path)} ${String(id)}`, check: fill(detail.path, [...values, id]), token, owner })
   }
 
   /** A spare organisation the scenario uses in place of one it would have created. */
@@ -208,7 +211,7 @@ export class ScenarioResidue {
       if (status !== undefined && status !== 404 && (status < 200 || status >= 300)) refused.push(made)
     }
     for (const made of refused) {
-      const status = await this.status('DELETE', made.undo as string, made.token)
+      const status = await this.status('DELETE', made.undo as string, made.owner ?? made.token)
       if (status !== undefined && status !== 404 && (status < 200 || status >= 300)) left.push({ what: made.what, why: `DELETE ${made.undo as string} answered ${status}` })
       else if (status === undefined) left.push({ what: made.what, why: `DELETE ${made.undo as string} got no answer` })
     }
@@ -221,7 +224,7 @@ export class ScenarioResidue {
     }
     for (const made of this.made) {
       if (!made.check) continue
-      const status = await this.status('GET', made.check, made.token)
+      const status = await this.status('GET', made.check, made.owner ?? made.token)
       if (status !== 404) left.push({ what: made.what, why: `the API cannot delete it, and it did not go with its client (GET ${made.check} answered ${status ?? 'nothing'})` })
     }
     if (this.debits > 0) left.push({ what: `${this.debits} credit history ${this.debits === 1 ? 'entry' : 'entries'}`, why: 'the debits of paid check steps: the team\'s credit history keeps every entry' })
@@ -230,7 +233,7 @@ export class ScenarioResidue {
 
   /** What the scenario made, kept as it is (--keep). */
   kept(): LeftBehind[] {
-    const left: LeftBehind[] = [...this.made, ...this.spares.map(({ id }) => ({ what: `organisation ${String(id)}` }))].map((made) => ({ what: made.what, why: 'kept (--keep)' }))
+    const left: LeftBehind[] = [...this.made.map(({ what }) => what), ...this.spares.map(({ id }) => `organisation ${String(id)}`)].map((what) => ({ what, why: 'kept (--keep)' }))
     if (this.debits > 0) left.push({ what: `${this.debits} credit history ${this.debits === 1 ? 'entry' : 'entries'}`, why: "the debits of paid check steps: the team's credit history keeps every entry" })
     return left
   }

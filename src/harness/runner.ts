@@ -123,6 +123,9 @@ const ROLE_OF_TOKEN: Record<TokenRole, string[]> = {
   legacy: ['owner', 'assumed'],
 }
 
+/** The roles of the scenario's own team (other-team and legacy act in others). */
+const SAME_TEAM: Role[] = ['owner', 'member', 'read-only', 'assigned-only', 'assumed']
+
 /** The roles whose users a scenario names ({{users.member.id}}). */
 const namedUsers = (text: string) => new Set([...text.matchAll(/\{\{\s*users\.([a-z-]+)\./g)].map((match) => match[1] as TokenRole))
 
@@ -549,7 +552,7 @@ export class Runner {
         if (!halt) this.judgeExpectations(view, expectations, stepReport)
         if (stepReport.failures.length === 0 && !halt) {
           this.capture(step.capture, { status: view.status, body: view.body, header: (name) => view.headers.get(name) }, variables, stepReport)
-          if (op && residue && answer.status === 201) residue.created(op, params, answer, token)
+          if (op && residue && answer.status === 201) residue.created(op, params, answer, token, SAME_TEAM.includes(role) ? identity.tokens.owner : undefined)
           if (op && residue && successful(answer.status)) residue.changed(op, json, token)
         }
       }
