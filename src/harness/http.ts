@@ -28,8 +28,9 @@ export interface RequestInit {
   keep429?: boolean
 }
 
-/** How often and how long the run waited for the target's rate limit. */
+/** The requests a run sent (each sent again after a 429 counts again), and how often and how long it waited for the target's rate limit. */
 export interface RateLimitWaits {
+  requests: number
   times: number
   waitedMs: number
 }
@@ -66,7 +67,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 export class HttpClient {
   /** performance.now() before which no request is sent: the end of the last Retry-After. */
   private pausedUntil = 0
-  readonly waits: RateLimitWaits = { times: 0, waitedMs: 0 }
+  readonly waits: RateLimitWaits = { requests: 0, times: 0, waitedMs: 0 }
 
   constructor(private readonly timeoutMs: number) {}
 
@@ -76,6 +77,7 @@ export class HttpClient {
       const pause = this.pausedUntil - performance.now()
       if (pause > 0) await sleep(pause)
       let answer: Answer
+      this.waits.requests++
       try {
         const response = await fetch(url, { method, headers: init.headers, body: init.body, signal: AbortSignal.timeout(this.timeoutMs), redirect: 'manual' })
         answer = await readAnswer(response)

@@ -64,7 +64,7 @@ export interface RunReport {
   /** On a target without the control API: the team and the users the tokens act as (learnt from the API). */
   target?: string
   readOnly: boolean
-  /** How often and how long the run waited out the target's rate limit. */
+  /** The requests the run sent, and how often and how long it waited out the target's rate limit. */
   rateLimited: RateLimitWaits
   /** What the run left on the target (nothing on the mock, whose fresh teams are dropped), and why. */
   leftBehind: LeftBehind[]

@@ -35,11 +35,12 @@ export function summaryLine(report: RunReport): string {
   return `${report.passed} passed, ${report.failed} failed, ${report.skipped} skipped`
 }
 
-/** What comes after the scenarios: whom the run acted as, its waits for the rate limit, what it left behind. */
+/** What comes after the scenarios: whom the run acted as, its requests and waits for the rate limit, what it left behind. */
 export function runDetails(report: RunReport): string[] {
   const lines: string[] = []
   if (report.target) lines.push(`Acted in ${report.target}`)
-  if (report.rateLimited.times > 0) lines.push(`Rate limit: waited out ${report.rateLimited.times} ${report.rateLimited.times === 1 ? 'answer' : 'answers'} 429 (${Math.round(report.rateLimited.waitedMs / 1000)} s in all)`)
+  const { requests, times, waitedMs } = report.rateLimited
+  lines.push(`Requests: ${requests}${times > 0 ? `; waited out ${times} ${times === 1 ? 'answer' : 'answers'} 429 (${Math.round(waitedMs / 1000)} s in all)` : ''}`)
   if (!report.control) {
     lines.push(report.leftBehind.length === 0 ? 'Left behind: nothing' : 'Left behind:')
     for (const { what, why } of report.leftBehind) lines.push(`  ${what}: ${why}`)

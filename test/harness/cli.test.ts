@@ -49,7 +49,8 @@ describe('ivs-mock verify', () => {
     expect(result.stderr).toBe('')
     const lines = result.stdout.trimEnd().split('\n')
     const summary = lines.indexOf('4 passed, 0 failed, 0 skipped')
-    expect(lines.slice(0, summary).map((line) => line.replace(/ \(\d+ ms\)$/, '')).sort()).toEqual([
+    expect(lines[summary - 1]).toMatch(/^Requests: \d+$/)
+    expect(lines.slice(0, summary - 1).map((line) => line.replace(/ \(\d+ ms\)$/, '')).sort()).toEqual([
       '✓ A client is created, read back and refused without a name',
       '✓ A read-only member cannot create a client',
       '✓ A webhook pointed at the runner receives a signed client.created',
