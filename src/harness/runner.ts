@@ -545,7 +545,7 @@ export class Runner {
         this.judgeContract(op, method, answer, stepReport)
         let view: View = answer
         if (find && successful(answer.status)) {
-          const found = await this.find(find, answer, op, headers, variables, stepReport)
+          const found = await this.find(find, url, answer, op, headers, variables, stepReport)
           view = found.view
           halt = found.halt
         }
@@ -565,12 +565,13 @@ export class Runner {
   }
 
   /**
-   * Walks a list through links.next until `count` items match `where` (each page judged by its
-   * contract); the view is the first page with `data` narrowed to the matches. Too few: a failure,
+   * Walks a list page by page while links.next names one, until `count` items match `where` (each
+   * page judged by its contract); the view is the first page with `data` narrowed to the matches. Too few: a failure,
    * or with `missing` a skip of the rest of the scenario (the team holds no such data).
    */
   private async find(
     find: Find,
+    url: string,
     first: Answer,
     op: OperationContract | undefined,
     headers: Record<string, string>,
@@ -588,12 +589,16 @@ export class Runner {
       const list = page.body as { data?: unknown; links?: { next?: unknown } | null } | undefined
       if (!Array.isArray(list?.data)) break
       found.push(...list.data.filter(matches))
-      const next = list.links?.next
-      if (found.length >= wanted || pages >= maxPages || typeof next !== 'string' || !next.startsWith(`${this.base}/`)) break
-      const exchange = await this.http.send('GET', next, { headers })
+      // The next page is the step's own URL with page changed (what links.next names, but at the
+      // address the runner reaches the API by, whatever host the deployment writes into its links).
+      if (found.length >= wanted || pages >= maxPages || typeof list.links?.next !== 'string') break
+      const next = new URL(url)
+      next.searchParams.set('page', String(Number(next.searchParams.get('page') ?? 1) + 1))
+      url = next.toString()
+      const exchange = await this.http.send('GET', url, { headers })
       pages++
       if (!exchange.answer) {
-        stepReport.failures.push(`page ${pages} (${next}): no answer: ${exchange.error ?? 'unknown error'}`)
+        stepReport.failures.push(`page ${pages} (${url}): no answer: ${exchange.error ?? 'unknown error'}`)
         break
       }
       page = exchange.answer
@@ -601,7 +606,7 @@ export class Runner {
       this.judgeContract(op, 'GET', page, stepReport)
       stepReport.failures.splice(before, Infinity, ...stepReport.failures.slice(before).map((failure) => `page ${pages}: ${failure}`))
       if (!successful(page.status)) {
-        stepReport.failures.push(`page ${pages} (${next}): status ${page.status}`)
+        stepReport.failures.push(`page ${pages} (${url}): status ${page.status}`)
         break
       }
     }
