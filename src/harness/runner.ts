@@ -17,7 +17,7 @@ import { verifySignature } from '../webhook-delivery/verify.js'
 import { Receiver, type Delivery } from './receiver.ts'
 import type { Outcome, RunReport, ScenarioReport, SkipKind, StepReport } from './report.ts'
 import { mergeLeftBehind, ScenarioResidue, SpareOrganisations } from './residue.ts'
-import { type TokenRole } from './roles.ts'
+import type { TokenRole } from './roles.ts'
 import { defaultSamplesDir, loadScenarios, stepKind, stepOperationId, type ControlStep, type LoadedScenario, type OperationStep, type PathStep, type ReceiveStep, type Step } from './scenarios.ts'
 import { describeProfile, learnTarget, type TargetProfile } from './target.ts'
 import { excerpt, interpolate, mismatch, valueAt, VariableError, type Variables } from './values.ts'
@@ -97,7 +97,7 @@ class Halt extends Error {
 }
 
 /** The tag of scenarios that judge counts or orders of a whole team: they need a team of their own. */
-export const FRESH_TEAM_TAG = 'fresh-team'
+const FRESH_TEAM_TAG = 'fresh-team'
 
 interface Identity {
   tokens: Partial<Record<TokenRole, string>>
@@ -145,7 +145,7 @@ export class Runner {
   private readonly runId = randomBytes(3).toString('hex')
   private control = false
   private profile: TargetProfile | undefined
-  private spares: SpareOrganisations
+  private readonly spares: SpareOrganisations
   private receiver: Receiver | undefined
   private receiverReachable = false
 
@@ -376,8 +376,9 @@ export class Runner {
     const text = JSON.stringify(scenario)
     for (const role of namedUsers(text)) {
       if (identity.users[role]) continue
-      const reason = tokens[role] === undefined && ['other-team', 'legacy'].includes(role) ? `needs a token for the ${role} role (${tokenFlag(role)}), whose user it names` : `names the team's ${role} user ({{users.${role}...}}), and the team has no member with that role (GET /team/members)`
-      throw new Halt('skipped', reason, tokens[role] === undefined && ['other-team', 'legacy'].includes(role) ? 'token' : 'data')
+      // Another team's user comes only from its token; a role of this team, from its members.
+      if (!SAME_TEAM.includes(role)) throw new Halt('skipped', `needs a token for the ${role} role (${tokenFlag(role)}), whose user it names`, 'token')
+      throw new Halt('skipped', `names the team's ${role} user ({{users.${role}...}}), and the team has no member with that role (GET /team/members)`, 'data')
     }
     if (text.includes('{{team.id')) {
       if (profile.team === undefined || legacyTeam) throw new Halt('skipped', `needs the team's id, and GET /team did not answer with it`, 'data')
