@@ -11,7 +11,7 @@ export interface Answer {
   text: string
 }
 
-export interface Exchange {
+interface Exchange {
   method: string
   url: string
   requestExcerpt: string
@@ -36,8 +36,8 @@ export interface RateLimitWaits {
 }
 
 /** 429s in a row a request waits out before its 429 is the answer; each wait is at most RATE_LIMIT_WAIT_LIMIT_S. */
-export const RATE_LIMIT_RETRIES = 20
-export const RATE_LIMIT_WAIT_LIMIT_S = 60
+const RATE_LIMIT_RETRIES = 20
+const RATE_LIMIT_WAIT_LIMIT_S = 60
 
 function reasonOf(error: unknown): string {
   const cause = (error as { cause?: { code?: string; message?: string } }).cause
