@@ -93,6 +93,8 @@ export interface AppOptions extends Services {
   progress?: ProgressSink
   /** Aborted when the mock closes: an answer held then (a fault's delay, --latency) is let go at once, as a MockClosedError. */
   closing?: AbortSignal
+  /** Serve the control API under /_mock (default true); without it /_mock is an unknown route, as on a real deployment. */
+  control?: boolean
 }
 
 const RESOURCE_ROUTES = [
@@ -345,8 +347,9 @@ export function createApp(options: AppOptions): Hono<KernelEnv<RequestContext>> 
       openApi.set(surface, document)
       return c.json({ ...document, servers: [{ url: `${new URL(c.req.url).origin}${SURFACES[surface].base}` }] })
     })
+  const withControl = options.control ?? true
   serveOpenApi('/openapi.json', 'api')
-  serveOpenApi(`${CONTROL_BASE}/openapi.json`, 'control')
+  if (withControl) serveOpenApi(`${CONTROL_BASE}/openapi.json`, 'control')
   // Before the control API, which answers every other path under /_mock. The pages are their own
   // app, reached by their bases: their routes (a regular expression of nested braces for a perform
   // token, a team id as a number in some routes and as any text in another) are more than Hono's
@@ -359,7 +362,7 @@ export function createApp(options: AppOptions): Hono<KernelEnv<RequestContext>> 
   }
   for (const base of [PERFORM_BASE, DASHBOARD_BASE, DOCS_BASE]) app.all(base, pages).all(`${base}/*`, pages)
   routes.serveOn(app, serveApi)
-  app.route(CONTROL_BASE, control)
+  if (withControl) app.route(CONTROL_BASE, control)
   app.route(OAUTH_BASE, oauthEndpoints)
   const unknownRoute = (c: ApiContext) => json(c, routeNotFound().body, 404)
   // An unknown route under the API is still an API request: identified, counted and kept.

@@ -142,8 +142,8 @@ export class MockControlError extends Error {
   }
 }
 
-/** serve's options but where it listens (that is `listen`). */
-const OPTION_NAMES = new Set(['listen', ...serveOptions().map((option) => option.attributeName()).filter((name) => name !== 'port' && name !== 'host')])
+/** serve's options but where it listens (that is `listen`), and always with the control API, which its helpers use. */
+const OPTION_NAMES = new Set(['listen', ...serveOptions().map((option) => option.attributeName()).filter((name) => !['port', 'host', 'control'].includes(name))])
 
 /** The options as serve would take them from flags: the same parsers, the same defaults, the same messages. */
 function mockConfig(options: StartMockOptions): MockConfig {

@@ -65,9 +65,11 @@ async function serveMock(config: ServeConfig, announce: boolean): Promise<{ orig
     const lines = [
       `IVS mock ${VERSION} listening on ${origin}${API_BASE}`,
       `  State    ${state}, seed ${store.data.seed}${config.data && world.origin === 'loaded' ? ' (from the file)' : ''}`,
-      `  Clock    ${clock.timestamp()}, ${clock.frozen ? 'frozen (POST /_mock/clock/advance moves it)' : 'ticking'}`,
+      `  Clock    ${clock.timestamp()}, ${clock.frozen ? (config.control ? 'frozen (POST /_mock/clock/advance moves it)' : 'frozen') : 'ticking'}`,
       `  OpenAPI  ${origin}/openapi.json (browse it at ${origin}${DOCS_BASE})`,
-      `  Control  ${origin}${CONTROL_BASE} (fresh teams: POST ${CONTROL_BASE}/teams; ${origin}${CONTROL_BASE}/openapi.json)`,
+      config.control
+        ? `  Control  ${origin}${CONTROL_BASE} (fresh teams: POST ${CONTROL_BASE}/teams; ${origin}${CONTROL_BASE}/openapi.json)`
+        : `  Control  off (--no-control): ${CONTROL_BASE} answers 404, as on a real deployment`,
       `  Demo     ${origin}${DASHBOARD_BASE} (the dashboard; records' perform_url open the client's perform page)`,
       ...tokenLines(fixture, store, clock.timestamp()).map((line, index) => `  ${index === 0 ? 'Tokens ' : '       '}  ${line}`),
       ...(oauthClient ? [`  OAuth    ${origin}/oauth/authorize and /oauth/token; client ${oauthClient.name}: id ${oauthClient.id}, secret ${oauthClient.secret}`] : []),

@@ -106,6 +106,7 @@ export async function openMock(config: MockConfig, seams: DataFileSeams = {}): P
     version: VERSION,
     progress: config.progress,
     closing: closing.signal,
+    control: config.control,
   })
 
   // The clock ticks with real time: what falls due (check results, expiry) happens within a second
