@@ -15,6 +15,7 @@ import { controlRoutes } from './control/routes.ts'
 import { bearerToken, identifier } from './kernel/auth.ts'
 import type { KernelEnv } from './kernel/env.ts'
 import { BodyCutShort, DEFAULT_MAX_BODY_BYTES } from './kernel/body.ts'
+import { MockClosedError } from './kernel/closed.ts'
 import { browserPolicy, crossOrigin, hostCheck, hostVerdict } from './kernel/browsers.ts'
 import { HostAllowList } from './kernel/hosts.ts'
 import { HtmlError, HttpError, routeNotFound, serverError } from './kernel/errors.ts'
@@ -90,6 +91,10 @@ export interface AppOptions extends Services {
   maxBodyBytes?: number
   /** Where a team that takes long to make (POST /_mock/teams) says how far it has got; nowhere by default. */
   progress?: ProgressSink
+  /** Aborted when the mock closes: an answer held then (a fault's delay, --latency) is let go at once, as a MockClosedError. */
+  closing?: AbortSignal
+  /** Serve the control API under /_mock (default true); without it /_mock is an unknown route, as on a real deployment. */
+  control?: boolean
 }
 
 const RESOURCE_ROUTES = [
@@ -129,8 +134,8 @@ const USER_OWN_WRITES = new Set(['me.update'])
 
 /** Every error as the service answers it: an HttpError's status and body (or page), anything else a logged 500. */
 function answerError(error: Error, c: Context): Response {
-  // In process, a dropped connection is the caller's fetch rejecting (a socket is already closed).
-  if (error instanceof ConnectionDropped) throw error
+  // In process, a dropped connection (or a closed mock) is the caller's fetch rejecting (a socket is already closed).
+  if (error instanceof ConnectionDropped || error instanceof MockClosedError) throw error
   const known = error instanceof HttpError ? error : undefined
   if (!known) console.error(error)
   // Clients that hang up happen all the time under load: one line, no stack.
@@ -143,12 +148,16 @@ function answerError(error: Error, c: Context): Response {
 /**
  * Waits at least `ms` of real time (a fault's delay, --latency): a timer can fire up to a
  * millisecond early as performance.now() counts (libuv counts whole milliseconds from the start of
- * the loop's turn), so what is left is waited for again.
+ * the loop's turn), so what is left is waited for again. The mock's closing ends the wait (and its
+ * timer, which would keep the process alive) at once: `what` says which request it let go.
  */
-async function holdFor(ms: number): Promise<void> {
+async function holdFor(ms: number, closing: AbortSignal | undefined, what: () => string): Promise<void> {
   const until = performance.now() + ms
-  await sleep(ms)
-  for (let left = until - performance.now(); left > 0; left = until - performance.now()) await sleep(Math.ceil(left))
+  try {
+    for (let left = ms; left > 0; left = until - performance.now()) await sleep(Math.ceil(left), undefined, { signal: closing })
+  } catch (error) {
+    throw closing?.aborted ? new MockClosedError(what()) : error
+  }
 }
 
 export function createApp(options: AppOptions): Hono<KernelEnv<RequestContext>> {
@@ -227,7 +236,8 @@ export function createApp(options: AppOptions): Hono<KernelEnv<RequestContext>> 
     const fault = c.get('fault')
     const delay = (fault?.delayMs ?? 0) + latency()
     if (delay === 0 && fault?.drop !== true) return finish(c, answer, atMs, started)
-    return (delay > 0 ? holdFor(delay) : Promise.resolve()).then(() => finish(c, answer, atMs, started))
+    const held = delay > 0 ? holdFor(delay, options.closing, () => `${c.req.method} ${c.req.path}`) : Promise.resolve()
+    return held.then(() => finish(c, answer, atMs, started))
   }
   const finish = (c: ApiContext, answer: Response, atMs: number, started: number): Response => {
     if (journal.enabled) keep(c, answer, atMs, started)
@@ -337,8 +347,9 @@ export function createApp(options: AppOptions): Hono<KernelEnv<RequestContext>> 
       openApi.set(surface, document)
       return c.json({ ...document, servers: [{ url: `${new URL(c.req.url).origin}${SURFACES[surface].base}` }] })
     })
+  const withControl = options.control ?? true
   serveOpenApi('/openapi.json', 'api')
-  serveOpenApi(`${CONTROL_BASE}/openapi.json`, 'control')
+  if (withControl) serveOpenApi(`${CONTROL_BASE}/openapi.json`, 'control')
   // Before the control API, which answers every other path under /_mock. The pages are their own
   // app, reached by their bases: their routes (a regular expression of nested braces for a perform
   // token, a team id as a number in some routes and as any text in another) are more than Hono's
@@ -351,7 +362,7 @@ export function createApp(options: AppOptions): Hono<KernelEnv<RequestContext>> 
   }
   for (const base of [PERFORM_BASE, DASHBOARD_BASE, DOCS_BASE]) app.all(base, pages).all(`${base}/*`, pages)
   routes.serveOn(app, serveApi)
-  app.route(CONTROL_BASE, control)
+  if (withControl) app.route(CONTROL_BASE, control)
   app.route(OAUTH_BASE, oauthEndpoints)
   const unknownRoute = (c: ApiContext) => json(c, routeNotFound().body, 404)
   // An unknown route under the API is still an API request: identified, counted and kept.

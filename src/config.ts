@@ -31,6 +31,8 @@ export interface ServeConfig {
   mockCorsOrigins: string[]
   /** Host names the mock answers to beside the loopback ones ('*': any). */
   allowedHosts: string[]
+  /** Serve the control API (/_mock); off, the mock is presented as a real deployment is. */
+  control: boolean
 }
 
 export const DEFAULT_PORT = 4010
@@ -183,6 +185,10 @@ export function serveOptions(): Option[] {
       .env('IVS_MAX_BODY')
       .default(DEFAULT_MAX_BODY_BYTES, '1mb')
       .argParser(size('the body limit', 1024, 1024 ** 3)),
+    // A negated flag: --no-control turns it off, --no-control false (or IVS_NO_CONTROL=false) leaves it on.
+    new Option('--no-control [boolean]', 'serve without the control API (/_mock answers 404, as on a real deployment): to rehearse ivs-mock verify against a target without it')
+      .env('IVS_NO_CONTROL')
+      .argParser((value) => !booleanWord(value)),
   ]
 }
 
@@ -206,6 +212,7 @@ export function toServeConfig(options: Record<string, unknown>): ServeConfig {
     corsOrigins: (options.corsOrigin as string[] | undefined) ?? ['*'],
     mockCorsOrigins: (options.mockCorsOrigin as string[] | undefined) ?? [],
     allowedHosts: (options.allowedHost as string[] | undefined) ?? [],
+    control: options.control !== false,
   }
 }
 
@@ -308,7 +315,7 @@ const collect = (value: string, previous: string[] = []) => [...previous, value]
 export function verifyOptions(): Option[] {
   return [
     new Option('--base <url>', 'API base URL of the target, ending in /api/v2; default: start the mock in-process on a free port').argParser(apiBase),
-    new Option('--token <token>', `the owner's token on the target (or ${tokenVariable('owner')})`).argParser(nonEmpty('the token')),
+    new Option('--token <token>', `the owner's token on the target (or ${tokenVariable('owner')}); with --read-only, the token the crawl reads with`).argParser(nonEmpty('the token')),
     new Option('--role-token <role=token>', `a token for another role (repeatable): ${TOKEN_ROLES.join(', ')}`).argParser(roleToken),
     // Not --env-file: Node 20 takes --env-file for itself wherever it stands on the command line.
     new Option('--tokens-file <file>', `read tokens from an env file of lines ${tokenVariable('owner')}=..., ${tokenVariable('read-only')}=...`).argParser(nonEmpty('the tokens file')),
@@ -321,8 +328,8 @@ export function verifyOptions(): Option[] {
     new Option('--timeout <seconds>', 'time limit of each request').default(30).argParser(integer('the timeout', 1, 3600)),
     new Option('--concurrency <n>', 'scenarios run at once').default(4).argParser(integer('the concurrency', 1, 64)),
     new Option('--wait', "without the control API: skip control steps and retry steps with poll until they hold"),
-    new Option('--keep', 'keep what the scenarios made (fresh teams on the mock, resources on a target)'),
-    new Option('--read-only', 'run only the scenarios that change nothing (mutates: false)'),
+    new Option('--keep', 'keep what the scenarios made (fresh teams on the mock, resources on a target), and list it'),
+    new Option('--read-only', 'change nothing: run only the scenarios with mutates: false, then crawl the team with --token (every GET operation it has data for)'),
     new Option('--receiver-url <url>', "public URL that forwards to the runner's webhook receiver (for a target that cannot reach this machine)").argParser(httpUrl),
     new Option('--receiver-port <port>', "port of the runner's webhook receiver on 127.0.0.1 (default: a free one), for the forward behind --receiver-url").argParser(integer('the receiver port', 1, 65_535)),
     new Option('--coverage', 'print, per API operationId, how many scenario steps call it, and the uncovered ones; run nothing'),
@@ -395,7 +402,8 @@ Tokens also come from ${TOKEN_ROLES.map(tokenVariable).join(', ')}
 2 bad usage, a bad scenario file or an unreachable target.
 Examples:
   ivs-mock verify
-  ivs-mock verify --base https://sandbox.example/api/v2 --token "$TOKEN" --junit report.xml
+  ivs-mock verify --base https://sandbox.example/api/v2 --token "$TOKEN" --role-token member="$MEMBER" --junit report.xml
+  ivs-mock verify --base https://api.example/api/v2 --token "$READ_ONLY_TOKEN" --read-only
   ivs-mock verify --grep clients --tag rules --json report.json`,
   )
   const proxy = program.command('proxy').description('validating proxy: forward to --upstream and judge every exchange against the contracts').exitOverride()

@@ -14,8 +14,10 @@ import type {
   MockTeamStateJson,
 } from './contracts/generated.ts'
 import { serveOptions, toServeConfig } from './config.ts'
+import { MockClosedError } from './kernel/closed.ts'
 import { IN_PROCESS_ORIGIN, openMock, type MockConfig } from './mock.ts'
 
+export { MockClosedError } from './kernel/closed.ts'
 export type {
   MockClockJson,
   MockJournalEntryJson,
@@ -120,7 +122,11 @@ export interface Mock {
   newTeam(options?: MockTeamCreateJson): Promise<MockTeam>
   clock: MockClock
   journal: MockJournal
-  /** Stops everything: the socket, webhook delivery, timers; saves a data file; removes temporary uploads. */
+  /**
+   * Stops everything: the socket, the answers held by a fault's delay or latency (their fetch
+   * rejects with MockClosedError), webhook delivery, timers; saves a data file; removes temporary
+   * uploads. From then on every member rejects (or throws) MockClosedError and changes nothing.
+   */
   close(): Promise<void>
 }
 
@@ -136,8 +142,8 @@ export class MockControlError extends Error {
   }
 }
 
-/** serve's options but where it listens (that is `listen`). */
-const OPTION_NAMES = new Set(['listen', ...serveOptions().map((option) => option.attributeName()).filter((name) => name !== 'port' && name !== 'host')])
+/** serve's options but where it listens (that is `listen`), and always with the control API, which its helpers use. */
+const OPTION_NAMES = new Set(['listen', ...serveOptions().map((option) => option.attributeName()).filter((name) => !['port', 'host', 'control'].includes(name))])
 
 /** The options as serve would take them from flags: the same parsers, the same defaults, the same messages. */
 function mockConfig(options: StartMockOptions): MockConfig {
@@ -182,9 +188,12 @@ export async function startMock(options: StartMockOptions = {}): Promise<Mock> {
     }
   }
   const origin = url ?? IN_PROCESS_ORIGIN
+  let closed = false
 
+  // Every helper goes through it: once closed, nothing reaches the app.
   const fetch: MockFetch = async (input, init) => {
     const request = input instanceof Request ? (init ? new Request(input, init) : input) : new Request(new URL(input, origin), init)
+    if (closed) throw new MockClosedError(`${request.method} ${new URL(request.url).pathname}`)
     return running.app.fetch(request, IN_PROCESS)
   }
 
@@ -239,12 +248,18 @@ export async function startMock(options: StartMockOptions = {}): Promise<Mock> {
     url,
     newTeam: async (teamOptions = {}) => bindTeam(await control<MockTeamJson>('POST', '/teams', 201, teamOptions)),
     clock: {
-      now: () => running.services.clock.now(),
+      now: () => {
+        if (closed) throw new MockClosedError('clock.now()')
+        return running.services.clock.now()
+      },
       advance: (seconds) => control<MockClockJson>('POST', '/clock/advance', 200, { seconds }),
       freeze: () => control<MockClockJson>('POST', '/clock/freeze', 200),
       unfreeze: () => control<MockClockJson>('POST', '/clock/unfreeze', 200),
     },
     journal,
-    close: () => running.close(),
+    close: () => {
+      closed = true
+      return running.close()
+    },
   }
 }

@@ -1,5 +1,6 @@
 // CLI entry: config -> the mock (src/mock.ts) -> listen (127.0.0.1 by default); verify runs the scenarios against it or a --base.
 import { readFileSync } from 'node:fs'
+import { resolve as resolvePath } from 'node:path'
 import { parseEnv } from 'node:util'
 import { CommanderError } from 'commander'
 import { API_BASE, CONTROL_BASE, DASHBOARD_BASE, DOCS_BASE } from './app.ts'
@@ -64,9 +65,11 @@ async function serveMock(config: ServeConfig, announce: boolean): Promise<{ orig
     const lines = [
       `IVS mock ${VERSION} listening on ${origin}${API_BASE}`,
       `  State    ${state}, seed ${store.data.seed}${config.data && world.origin === 'loaded' ? ' (from the file)' : ''}`,
-      `  Clock    ${clock.timestamp()}, ${clock.frozen ? 'frozen (POST /_mock/clock/advance moves it)' : 'ticking'}`,
+      `  Clock    ${clock.timestamp()}, ${clock.frozen ? (config.control ? 'frozen (POST /_mock/clock/advance moves it)' : 'frozen') : 'ticking'}`,
       `  OpenAPI  ${origin}/openapi.json (browse it at ${origin}${DOCS_BASE})`,
-      `  Control  ${origin}${CONTROL_BASE} (fresh teams: POST ${CONTROL_BASE}/teams; ${origin}${CONTROL_BASE}/openapi.json)`,
+      config.control
+        ? `  Control  ${origin}${CONTROL_BASE} (fresh teams: POST ${CONTROL_BASE}/teams; ${origin}${CONTROL_BASE}/openapi.json)`
+        : `  Control  off (--no-control): ${CONTROL_BASE} answers 404, as on a real deployment`,
       `  Demo     ${origin}${DASHBOARD_BASE} (the dashboard; records' perform_url open the client's perform page)`,
       ...tokenLines(fixture, store, clock.timestamp()).map((line, index) => `  ${index === 0 ? 'Tokens ' : '       '}  ${line}`),
       ...(oauthClient ? [`  OAuth    ${origin}/oauth/authorize and /oauth/token; client ${oauthClient.name}: id ${oauthClient.id}, secret ${oauthClient.secret}`] : []),
@@ -145,12 +148,28 @@ async function verifyAction(options: Record<string, unknown>): Promise<number> {
 
 async function runProxy(config: ProxyConfig): Promise<void> {
   // The proxy judges answers too, with Ajv (serve never loads it: its validators come with the build).
-  const [{ AjvContracts }, { ValidatingProxy }, { proxyReport, writeJsonReport, writeJunitReport }, { recordScenario, writeScenario }] = await Promise.all([
+  const [{ AjvContracts }, { breaksContract, ValidatingProxy }, { proxyReport, unwritable, writeJsonReport, writeJunitReport }, { recordScenario, writeScenario }] = await Promise.all([
     import('./contracts/ajv.ts'),
     harness.proxy(),
     harness.proxyReport(),
     harness.record(),
   ])
+  // The reports are written when the proxy stops: a path that cannot take one is found now, not then.
+  const reports = Object.entries({ '--json': config.json, '--junit': config.junit, '--record': config.record }).flatMap(([flag, file]) => (file === undefined ? [] : [[flag, file] as const]))
+  for (const [flag, file] of reports) {
+    const problem = unwritable(file)
+    if (problem !== undefined) {
+      console.error(`ivs-mock proxy: ${flag} ${file}: cannot be written: ${problem}`)
+      process.exit(USAGE_ERROR)
+    }
+  }
+  for (const [index, [flag, file]] of reports.entries()) {
+    const same = reports.slice(index + 1).find(([, other]) => resolvePath(other) === resolvePath(file))
+    if (same) {
+      console.error(`ivs-mock proxy: ${flag} and ${same[0]} name the same file ${file}`)
+      process.exit(USAGE_ERROR)
+    }
+  }
   const contracts = new AjvContracts(contractsDir, { validateSchemas: false })
   const proxy = new ValidatingProxy(contracts, { upstream: config.upstream, host: config.host, port: config.port, log: (line) => console.log(line) })
   let port: number
@@ -161,32 +180,52 @@ async function runProxy(config: ProxyConfig): Promise<void> {
     console.error(`ivs-mock proxy: ${code === 'EADDRINUSE' ? `port ${config.port} on ${config.host} is already in use; choose another with --port` : (error as Error).message}`)
     process.exit(1)
   }
-  const stop = async (signal: string) => {
+  const writers: Record<string, (file: string) => void> = {
+    '--json': (file) => writeJsonReport(file, proxyReport(config.upstream, proxy.report(), proxy.exchanges)),
+    '--junit': (file) => writeJunitReport(file, config.upstream, proxy.exchanges),
+    '--record': (file) =>
+      writeScenario(
+        file,
+        recordScenario(proxy.exchanges, contracts, {
+          name: `Session recorded through ivs-mock proxy at ${new Date().toISOString()}`,
+          description: `What a client did against ${config.upstream}, recorded by ivs-mock proxy --record.`,
+          roleTokens: config.roleTokens,
+        }),
+      ),
+  }
+  let stopping = false
+  /** Writes every report it can (one that fails does not stop the others), then exits: 1 when one failed or the proxy broke. */
+  const stop = async (why: string, broke = false) => {
+    if (stopping) return
+    stopping = true
     await proxy.stop()
     const written: string[] = []
-    if (config.json) {
-      writeJsonReport(config.json, proxyReport(config.upstream, proxy.report(), proxy.exchanges))
-      written.push(config.json)
+    let failed = false
+    for (const [flag, file] of reports) {
+      try {
+        writers[flag]?.(file)
+        written.push(file)
+      } catch (error) {
+        failed = true
+        console.error(`ivs-mock proxy: could not write ${flag} ${file}: ${(error as Error).message}`)
+      }
     }
-    if (config.junit) {
-      writeJunitReport(config.junit, config.upstream, proxy.exchanges)
-      written.push(config.junit)
-    }
-    if (config.record) {
-      const scenario = recordScenario(proxy.exchanges, contracts, {
-        name: `Session recorded through ivs-mock proxy at ${new Date().toISOString()}`,
-        description: `What a client did against ${config.upstream}, recorded by ivs-mock proxy --record.`,
-        roleTokens: config.roleTokens,
-      })
-      writeScenario(config.record, scenario)
-      written.push(config.record)
-    }
-    const failing = proxy.exchanges.filter((exchange) => exchange.operationId === null || exchange.requestViolations.length + exchange.responseViolations.length > 0).length
-    console.log(`ivs-mock proxy: ${signal}, ${proxy.exchanges.length} exchanges, ${failing} breaking the contract${written.length > 0 ? `; wrote ${written.join(', ')}` : ''}`)
-    process.exit(0)
+    const failing = proxy.exchanges.filter(breaksContract).length
+    const byProxy = proxy.exchanges.filter((exchange) => exchange.answeredBy === 'proxy').length
+    console.log(
+      `ivs-mock proxy: ${why}, ${proxy.exchanges.length} exchanges, ${failing} breaking the contract${byProxy > 0 ? `, ${byProxy} answered by the proxy` : ''}${written.length > 0 ? `; wrote ${written.join(', ')}` : ''}`,
+    )
+    process.exit(failed || broke ? 1 : 0)
   }
   process.once('SIGINT', () => void stop('SIGINT'))
   process.once('SIGTERM', () => void stop('SIGTERM'))
+  // Nothing a client or an upstream does should get here; if something still does, the reports are not lost.
+  process.on('uncaughtException', (error) => {
+    console.error(`ivs-mock proxy: unexpected error: ${error.stack ?? error.message}`)
+    // One while the reports are written would leave nobody to end the process.
+    if (stopping) process.exit(1)
+    void stop('stopped by an unexpected error', true)
+  })
   console.log(`ivs-mock proxy listening on http://${displayHost(config.host)}:${port} -> ${config.upstream} (stop with Ctrl-C to write the reports)`)
 }
 

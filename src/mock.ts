@@ -42,7 +42,11 @@ export interface RunningMock {
    * webhook deliveries point from then on. Rejects with the server's error (EADDRINUSE...).
    */
   listen(port: number, host: string): Promise<string>
-  /** Stops the tick, webhook delivery and the socket, closes a data file's log (releasing its lock), and removes a temporary uploads folder. */
+  /**
+   * Stops the tick, the socket, the answers held (a fault's delay, --latency) and webhook delivery,
+   * closes a data file's log (releasing its lock), and removes a temporary uploads folder. Once: a
+   * second call answers the first one's promise.
+   */
   close(): Promise<void>
 }
 
@@ -85,6 +89,7 @@ export async function openMock(config: MockConfig, seams: DataFileSeams = {}): P
   // What fell due while the mock was not running (or since the seed's epoch) happens now.
   services.scheduler.runDue()
   store.changing(() => services.webhooks.resume())
+  const closing = new AbortController()
   const app = createApp({
     ...services,
     contracts,
@@ -100,6 +105,8 @@ export async function openMock(config: MockConfig, seams: DataFileSeams = {}): P
     writeUnit: config.data ? (work) => world.write(work) : undefined,
     version: VERSION,
     progress: config.progress,
+    closing: closing.signal,
+    control: config.control,
   })
 
   // The clock ticks with real time: what falls due (check results, expiry) happens within a second
@@ -122,17 +129,20 @@ export async function openMock(config: MockConfig, seams: DataFileSeams = {}): P
       server = started
     })
 
-  const close = async () => {
+  const shutDown = async () => {
     clearInterval(tick)
     if (server) {
-      const closing = server
+      const listening = server
       // Keep-alive connections (the runner's) would hold close() open.
-      closing.closeAllConnections()
-      await new Promise<void>((resolve) => closing.close(() => resolve()))
+      listening.closeAllConnections()
+      await new Promise<void>((resolve) => listening.close(() => resolve()))
     }
+    // After the sockets: a held answer let go has nowhere to go but an in-process caller.
+    closing.abort()
     await services.webhooks.close()
     await world.close()
     blobs.dispose()
   }
-  return { app, services, world, fixture, listen, close }
+  let closed: Promise<void> | undefined
+  return { app, services, world, fixture, listen, close: () => (closed ??= shutDown()) }
 }

@@ -31,6 +31,7 @@ export const VERDICT_TITLES: Record<VerdictKind, string> = {
   rate_limited: 'Rate-limit hits (429)',
   unknown_operation: 'Requests no operation matches',
   response_violation: 'Answers that break the contract',
+  not_relayed: 'Exchanges that did not pass through whole (the proxy answered itself, or the answer broke off)',
   fault: 'Answers injected by a fault (POST /_mock/teams/{id}/faults)',
 }
 

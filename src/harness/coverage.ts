@@ -1,7 +1,9 @@
 // Which API operations the scenarios call: by operationId, how many steps call it, and which no
-// step calls (the coverage test fails on those).
+// step calls (the coverage test fails on those); and which operations a run reached: passed,
+// failed, or not reached and why (the table every report ends with).
 import type { AjvContracts } from '../contracts/ajv.ts'
 import { Conformance } from './conformance.ts'
+import type { OperationOutcome, RunReport, ScenarioReport, SkipKind, StepReport } from './report.ts'
 import { stepOperationId, type LoadedScenario } from './scenarios.ts'
 
 export interface Coverage {
@@ -32,4 +34,77 @@ export function formatCoverage(result: Coverage): string {
   const covered = result.operations.length - result.uncovered.length
   lines.push('', `${covered} of ${result.operations.length} operations covered${result.uncovered.length > 0 ? `; not covered: ${result.uncovered.join(', ')}` : ''}`)
   return lines.join('\n')
+}
+
+export interface OutcomeContext {
+  /** Every scenario loaded, and those the run selected (--grep, --tag, --read-only). */
+  loaded: LoadedScenario[]
+  selected: LoadedScenario[]
+  readOnly: boolean
+  /** Whether the run crawled the team (--read-only with a token). */
+  crawled: boolean
+}
+
+/** What a skip of a kind means in the table. */
+const NOT_REACHED_BECAUSE: Record<SkipKind, (reason: string) => string> = {
+  control: () => 'no control API (/_mock) on the target',
+  token: (reason) => `no token for a role: ${reason.replace(/^needs /, '')}`,
+  data: (reason) => `no data in the team: ${reason.replace(/^no data in the team: /, '')}`,
+  'fresh-team': () => 'needs a team of its own (tag fresh-team), which only the control API makes',
+  receiver: () => "the target cannot reach the runner's webhook receiver (--receiver-url)",
+  'not-run': (reason) => reason,
+}
+
+/** The order in which a skip explains an operation best: the target's lack first, then the run's choices. */
+const KIND_ORDER: SkipKind[] = ['data', 'token', 'control', 'fresh-team', 'receiver', 'not-run']
+
+/** Every API operation's outcome in a run, from the steps of its scenarios (and crawl). */
+export function operationOutcomes(reports: ScenarioReport[], contracts: AjvContracts, context: OutcomeContext): { operations: OperationOutcome[]; reached: number; failed: number } {
+  const conformance = new Conformance(contracts)
+  const steps = new Map<string, StepReport[]>()
+  for (const report of reports) {
+    for (const step of report.steps) {
+      if (step.operationId === undefined || step.kind === 'control' || step.kind === 'receive') continue
+      steps.set(step.operationId, [...(steps.get(step.operationId) ?? []), step])
+    }
+  }
+  const calledBy = (scenarios: LoadedScenario[], id: string) => scenarios.some((scenario) => scenario.steps.some((step) => stepOperationId(step, conformance) === id))
+  const operations: OperationOutcome[] = []
+  for (const op of [...contracts.operations.values()].filter((candidate) => candidate.surface === 'api').sort((a, b) => a.id.localeCompare(b.id))) {
+    const mine = steps.get(op.id) ?? []
+    const answered = mine.filter((step) => step.status !== undefined)
+    const succeeded = answered.filter((step) => (step.status as number) >= 200 && (step.status as number) < 300).length
+    const entry: OperationOutcome = { operationId: op.id, method: op.method, path: op.path, outcome: 'not reached', answered: answered.length, succeeded }
+    if (answered.some((step) => step.outcome === 'failed')) entry.outcome = 'failed'
+    else if (answered.length > 0) entry.outcome = 'passed'
+    else if (mine.length > 0) {
+      const skipped = mine.filter((step) => step.outcome === 'skipped').sort((a, b) => KIND_ORDER.indexOf(a.skipKind ?? 'not-run') - KIND_ORDER.indexOf(b.skipKind ?? 'not-run'))[0]
+      const unsent = mine.find((step) => step.outcome === 'failed')
+      entry.reason = skipped ? NOT_REACHED_BECAUSE[skipped.skipKind ?? 'not-run'](skipped.skipReason ?? '') : `not sent: ${unsent?.failures[0] ?? 'the step failed before its request'}`
+    } else if (context.readOnly && op.method !== 'GET') entry.reason = '--read-only: it changes the team'
+    else if (context.readOnly && !context.crawled) entry.reason = 'the crawl needs a token to read the team with (--token)'
+    else if (calledBy(context.loaded, op.id) && !calledBy(context.selected, op.id)) entry.reason = 'its scenarios were not selected (--grep, --tag, --read-only)'
+    else entry.reason = 'no scenario calls it'
+    operations.push(entry)
+  }
+  const reached = operations.filter((entry) => entry.outcome !== 'not reached').length
+  return { operations, reached, failed: operations.filter((entry) => entry.outcome === 'failed').length }
+}
+
+/** "N of 99 operations reached, M failed" */
+export function operationsLine(report: Pick<RunReport, 'operations' | 'reached' | 'operationsFailed'>): string {
+  return `${report.reached} of ${report.operations.length} operations reached, ${report.operationsFailed} failed`
+}
+
+/** The table of every operation, one line each, and the count line last. */
+export function formatOperations(report: Pick<RunReport, 'operations' | 'reached' | 'operationsFailed'>): string[] {
+  const idWidth = Math.max(...report.operations.map((entry) => entry.operationId.length))
+  const routeWidth = Math.max(...report.operations.map((entry) => entry.method.length + entry.path.length + 1))
+  const lines = report.operations.map((entry) => {
+    const mark = entry.outcome === 'passed' ? '✓' : entry.outcome === 'failed' ? '✗' : '-'
+    const refusals = entry.succeeded === 0 ? `, ${entry.answered === 1 ? 'a refusal' : 'all refusals'}` : ''
+    const what = entry.outcome === 'not reached' ? `not reached: ${entry.reason ?? ''}` : `${entry.outcome} (${entry.answered} ${entry.answered === 1 ? 'answer' : 'answers'}${refusals})`
+    return `  ${mark} ${entry.operationId.padEnd(idWidth)}  ${`${entry.method} ${entry.path}`.padEnd(routeWidth)}  ${what}`
+  })
+  return [`Operations (${report.operations.length}):`, ...lines, operationsLine(report)]
 }

@@ -2,40 +2,59 @@
 // passes every request and answer through unchanged and streamed, and judges each exchange against
 // contracts/: the request against the operation it reaches (with what the service would ignore and
 // what is deprecated), the answer against that operation's documented responses. Bodies are never
-// held whole: at most a bounded prefix of each is kept to be judged.
-import { createServer, request as httpRequest, Agent as HttpAgent, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
-import { request as httpsRequest, Agent as HttpsAgent } from 'node:https'
+// held whole: at most a bounded prefix of each is kept to be judged, and decoded within that bound.
+// It sends requests to its upstream only, by path: a request target naming another host or scheme
+// is a 400 it answers itself. Whatever a client sends or an upstream answers, the exchange is
+// recorded (with who answered it) and the proxy goes on.
+import {
+  createServer,
+  request as httpRequest,
+  Agent as HttpAgent,
+  type ClientRequest,
+  type ClientRequestArgs,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http'
+import { request as httpsRequest, Agent as HttpsAgent, type RequestOptions as HttpsRequestOptions } from 'node:https'
 import type { AddressInfo } from 'node:net'
-import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib'
+import type { Duplex } from 'node:stream'
+import { urlToHttpOptions } from 'node:url'
+import { brotliDecompressSync, gunzipSync, inflateRawSync, inflateSync } from 'node:zlib'
 import { InputAudit } from '../contracts/ignored.ts'
 import type { AjvContracts } from '../contracts/ajv.ts'
 import { SURFACES } from '../contracts/load.ts'
 import { summarise, type Report, type Verdict } from '../contracts/verdicts.ts'
 import { Conformance, type Violation } from './conformance.ts'
 
-/** The most of a body kept to be judged; a longer one passes through unjudged (and the verdict says so). */
+/** The most of a body kept to be judged, compressed or decoded; a longer one passes through unjudged (and the verdict says so). */
 export const MAX_JUDGED_BODY = 1024 * 1024
 
 /** Headers of one connection, never forwarded (RFC 9110 section 7.6.1). */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade'])
 
+/** Who gave the client its answer: the upstream, or the proxy itself (it forwarded nothing, or got nothing back). */
+export type AnsweredBy = 'upstream' | 'proxy'
+
 /** One exchange as the proxy saw it, judged. */
 export interface ProxiedExchange {
   method: string
-  /** The path as sent, without the query string. */
+  /** The path as sent, without the query string (a target the proxy refused: the target as sent). */
   path: string
   /** The query string without '?' ('' when none). */
   query: string
   operationId: string | null
   status: number
+  answeredBy: AnsweredBy
   /** Wall-clock time of the request's arrival (ISO 8601). */
   at: string
   durationMs: number
   requestViolations: string[]
   responseViolations: string[]
-  /** Everything found, in the journal's verdict kinds (response_violation included). */
+  /** Everything found, in the journal's verdict kinds (response_violation and not_relayed included). */
   verdicts: Verdict[]
-  /** What was not judged and why (a body too large or not JSON). */
+  /** What was not judged and why (a body too large, not JSON, not decodable, or cut short). */
   notes: string[]
   /** For --record: what the exchange carried. */
   recorded: RecordedExchange
@@ -60,11 +79,58 @@ export interface ProxyOptions {
   log: (line: string) => void
 }
 
+/** Whether an exchange breaks the contract: its request or answer, or no operation has its method and path. */
+export const breaksContract = (exchange: ProxiedExchange): boolean =>
+  exchange.verdicts.some((verdict) => verdict.kind === 'request_violation' || verdict.kind === 'response_violation' || verdict.kind === 'unknown_operation')
+
+/** Why a body was not decoded for judging. */
+class Undecodable extends Error {}
+
+/** Decoding stops at MAX_JUDGED_BODY bytes: a small body may decode to gigabytes (a decompression bomb). */
+const CAPPED = { maxOutputLength: MAX_JUDGED_BODY }
+
+const DECODERS: Record<string, (bytes: Buffer) => Buffer> = {
+  gzip: (bytes) => gunzipSync(bytes, CAPPED),
+  'x-gzip': (bytes) => gunzipSync(bytes, CAPPED),
+  // HTTP's deflate is zlib-wrapped, but servers send raw deflate too.
+  deflate: (bytes) => {
+    try {
+      return inflateSync(bytes, CAPPED)
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'Z_DATA_ERROR') throw error
+      return inflateRawSync(bytes, CAPPED)
+    }
+  },
+  br: (bytes) => brotliDecompressSync(bytes, CAPPED),
+}
+
+/** A body as its Content-Encoding says to undo it (codings undone last first); Undecodable says why not. */
+function decode(raw: Buffer, contentEncoding: string | undefined): Buffer {
+  const codings = (contentEncoding ?? '')
+    .split(',')
+    .map((coding) => coding.trim().toLowerCase())
+    .filter((coding) => coding !== '' && coding !== 'identity')
+  let bytes = raw
+  for (const coding of codings.reverse()) {
+    const undo = Object.hasOwn(DECODERS, coding) ? DECODERS[coding] : undefined
+    if (!undo) throw new Undecodable(`its Content-Encoding ${coding.slice(0, 60)} is not one the proxy decodes`)
+    try {
+      bytes = undo(bytes)
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') throw new Undecodable(`over ${MAX_JUDGED_BODY} bytes once decoded (${coding})`)
+      throw new Undecodable(`it is not ${coding} as its Content-Encoding says (${(error as Error).message})`)
+    }
+  }
+  return bytes
+}
+
 /** A bounded copy of a body as it streams past. */
 class Tee {
   private readonly chunks: Buffer[] = []
   size = 0
   overflow = false
+  /** The body's end went past. */
+  ended = false
 
   constructor(private readonly keep: boolean) {}
 
@@ -83,19 +149,9 @@ class Tee {
     return this.keep && !this.overflow
   }
 
-  bytes(encoding: string | undefined): Buffer {
-    const raw = Buffer.concat(this.chunks)
-    switch ((encoding ?? '').trim().toLowerCase()) {
-      case 'gzip':
-      case 'x-gzip':
-        return gunzipSync(raw)
-      case 'deflate':
-        return inflateSync(raw)
-      case 'br':
-        return brotliDecompressSync(raw)
-      default:
-        return raw
-    }
+  /** The body decoded for judging; throws Undecodable. */
+  decoded(contentEncoding: string | undefined): Buffer {
+    return decode(Buffer.concat(this.chunks), contentEncoding)
   }
 }
 
@@ -127,13 +183,99 @@ function parseJson(text: string): unknown {
 
 const describe = (violations: Violation[]) => violations.map((violation) => `${violation.at}: ${violation.message}`)
 
+/** A request target for a message: at most 200 characters, quoted and escaped (one line whatever it holds). */
+const shown = (target: string) => JSON.stringify(target.length > 200 ? `${target.slice(0, 200)}...` : target)
+
+/**
+ * Why the proxy does not forward a request, or undefined: it sends requests to its upstream only,
+ * by path (origin-form). An absolute URL, a `//host` path, `*` or CONNECT would reach anything else.
+ */
+function notForwarded(method: string, target: string): string | undefined {
+  if (method === 'CONNECT') return `CONNECT ${shown(target)} would open a tunnel`
+  if (target.startsWith('//')) return `the request target ${shown(target)} names a host`
+  if (!target.startsWith('/')) return `the request target is not a path (${shown(target)})`
+  return undefined
+}
+
+/** Writes that fail because the peer has closed the connection. */
+const PEER_GONE = new Set(['EPIPE', 'ECONNRESET'])
+
+/**
+ * An upstream may answer before it has read the whole body (a 413 for its size) and close the
+ * connection: the proxy's next write of the body fails (EPIPE, ECONNRESET), on which Node destroys
+ * the socket with the answer unread. Writes that fail so are dropped instead, and the socket reads
+ * on to its end: the answer is passed on, and a connection closed with no answer is still the
+ * request's error.
+ */
+function readsPastFailedWrites(socket: Duplex | null | undefined): Duplex | null | undefined {
+  if (!socket) return socket
+  let peerGone = false
+  const settle = (callback: (error?: Error | null) => void) => (error?: Error | null) => {
+    if (error && PEER_GONE.has((error as NodeJS.ErrnoException).code ?? '')) {
+      peerGone = true
+      callback()
+    } else callback(error)
+  }
+  const write = socket._write.bind(socket)
+  socket._write = (chunk, encoding, callback) => (peerGone ? callback() : write(chunk, encoding, settle(callback)))
+  const writev = socket._writev?.bind(socket)
+  if (writev) socket._writev = (chunks, callback) => (peerGone ? callback() : writev(chunks, settle(callback)))
+  return socket
+}
+
+class UpstreamAgent extends HttpAgent {
+  override createConnection(options: ClientRequestArgs, callback?: (error: Error | null, stream: Duplex) => void): Duplex | null | undefined {
+    return readsPastFailedWrites(super.createConnection(options, callback))
+  }
+}
+
+class SecureUpstreamAgent extends HttpsAgent {
+  override createConnection(options: HttpsRequestOptions, callback?: (error: Error | null, stream: Duplex) => void): Duplex | null | undefined {
+    return readsPastFailedWrites(super.createConnection(options, callback))
+  }
+}
+
+/** A request as it arrived, before anything is known of its answer. */
+interface Arrival {
+  /** The request (none when Node could not parse it). */
+  req: IncomingMessage | undefined
+  method: string
+  /** The request target as sent (a path and query string, unless the proxy refused it). */
+  target: string
+  at: string
+  started: number
+  requestType: string | undefined
+  requestTee: Tee
+  /** Set once the exchange is recorded: it is recorded once, whatever happens after. */
+  recorded: boolean
+}
+
+/** How an exchange ended. */
+interface Outcome {
+  status: number
+  answeredBy: AnsweredBy
+  /** The upstream's answer, when there was one: its headers and the copy of its body. */
+  answer?: { headers: IncomingHttpHeaders; tee: Tee; type: string | undefined }
+  /** Why the exchange did not pass through whole (the not_relayed verdict). */
+  notRelayed?: string
+  /** The proxy refused the request target: it reached no operation. */
+  refused?: boolean
+}
+
 export class ValidatingProxy {
   readonly exchanges: ProxiedExchange[] = []
   private readonly conformance: Conformance
   private readonly audit: InputAudit
   private readonly upstream: URL
+  /** Where every request goes: the upstream's scheme, host and port; its base path comes before each request's path. */
+  private readonly destination: ClientRequestArgs
+  private readonly basePath: string
   private readonly agent: HttpAgent
   private server: Server | undefined
+  /** Exchanges under way, recorded when they end (stop() waits for them). */
+  private readonly underWay = new Set<Promise<void>>()
+  /** Every open connection, those the HTTP server no longer looks after (a CONNECT's) included: stop() closes them all. */
+  private readonly sockets = new Set<Duplex>()
 
   constructor(
     contracts: AjvContracts,
@@ -142,12 +284,23 @@ export class ValidatingProxy {
     this.conformance = new Conformance(contracts)
     this.audit = new InputAudit(contracts)
     this.upstream = new URL(options.upstream)
-    this.agent = this.upstream.protocol === 'https:' ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true })
+    const { protocol, hostname, port, auth } = urlToHttpOptions(this.upstream)
+    this.destination = { protocol, hostname, port, auth }
+    this.basePath = this.upstream.pathname.replace(/\/$/, '')
+    this.agent = this.upstream.protocol === 'https:' ? new SecureUpstreamAgent({ keepAlive: true }) : new UpstreamAgent({ keepAlive: true })
   }
 
   /** Listens; resolves with the port it got. */
   async start(): Promise<number> {
     const server = createServer((req, res) => this.forward(req, res))
+    // An Expect other than 100-continue is the upstream's to answer (Node would answer 417 itself, unrecorded).
+    server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => this.forward(req, res))
+    server.on('connect', (req: IncomingMessage, socket: Duplex) => this.refuseTunnel(req, socket))
+    server.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex) => this.unreadable(error, socket))
+    server.on('connection', (socket: Duplex) => {
+      this.sockets.add(socket)
+      socket.once('close', () => this.sockets.delete(socket))
+    })
     this.server = server
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject)
@@ -156,14 +309,15 @@ export class ValidatingProxy {
     return (server.address() as AddressInfo).port
   }
 
-  /** Stops taking requests and drops the connections kept alive. */
+  /** Stops taking requests, cuts the connections still open, and resolves once their exchanges are recorded. */
   async stop(): Promise<void> {
     const server = this.server
     if (!server) return
     await new Promise<void>((resolve) => {
       server.close(() => resolve())
-      server.closeAllConnections()
+      for (const socket of this.sockets) socket.destroy()
     })
+    await Promise.all(this.underWay)
     this.agent.destroy()
   }
 
@@ -183,107 +337,251 @@ export class ValidatingProxy {
     )
   }
 
-  private forward(req: IncomingMessage, res: ServerResponse): void {
-    const started = performance.now()
-    const at = new Date().toISOString()
-    const url = req.url ?? '/'
-    const target = new URL(`${this.upstream.pathname.replace(/\/$/, '')}${url}`, this.upstream)
+  private arrive(req: IncomingMessage): Arrival {
     const requestType = headerValue(req.headers, 'content-type')
-    const requestTee = new Tee(!/multipart\//i.test(requestType ?? ''))
+    const arrival: Arrival = {
+      req,
+      method: (req.method ?? 'GET').toUpperCase(),
+      target: req.url ?? '/',
+      at: new Date().toISOString(),
+      started: performance.now(),
+      requestType,
+      requestTee: new Tee(!/multipart\//i.test(requestType ?? '')),
+      recorded: false,
+    }
+    req.on('data', (chunk: Buffer) => arrival.requestTee.add(chunk))
+    req.on('end', () => (arrival.requestTee.ended = true))
+    // A client that breaks off its body: what it sent is not judged; the exchange ends with the connection.
+    req.on('error', () => undefined)
+    return arrival
+  }
+
+  /** Judges and keeps an exchange, once; a failure to judge it is a note, never the proxy's end. */
+  private record(arrival: Arrival, outcome: Outcome): void {
+    if (arrival.recorded) return
+    arrival.recorded = true
+    let exchange: ProxiedExchange
+    try {
+      exchange = this.judge(arrival, outcome)
+    } catch (error) {
+      exchange = {
+        ...this.unjudged(arrival, outcome),
+        notes: [`not judged: ${(error as Error).message}`],
+      }
+    }
+    this.exchanges.push(exchange)
+    this.options.log(verdictLine(exchange))
+  }
+
+  /** An exchange under way until `settled` resolves; stop() waits for it. */
+  private track(settled: Promise<void>): void {
+    this.underWay.add(settled)
+    void settled.then(() => this.underWay.delete(settled))
+  }
+
+  /** The proxy's own answer (JSON, one line), recorded as not relayed. */
+  private answerItself(arrival: Arrival, res: ServerResponse, status: number, reason: string, refused = false): void {
+    if (!res.headersSent && !res.destroyed) {
+      const body = JSON.stringify({ message: `ivs-mock proxy: ${reason}` })
+      res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) })
+      res.end(body)
+    } else res.destroy()
+    this.record(arrival, { status, answeredBy: 'proxy', notRelayed: reason, refused })
+  }
+
+  private forward(req: IncomingMessage, res: ServerResponse): void {
+    const arrival = this.arrive(req)
+    const refusal = notForwarded(arrival.method, arrival.target)
+    if (refusal !== undefined) {
+      req.resume()
+      this.answerItself(arrival, res, 400, `not forwarded: ${refusal}; this proxy sends requests only to ${this.upstream.origin}, by path (/api/v2/...)`, true)
+      return
+    }
     const headers = endToEnd(req.rawHeaders, headerValue(req.headers, 'connection'))
-    for (let index = 0; index < headers.length; index += 2) if ((headers[index] as string).toLowerCase() === 'host') headers[index + 1] = target.host
-    const send = target.protocol === 'https:' ? httpsRequest : httpRequest
-    const upstreamRequest = send(target, { method: req.method, headers, agent: this.agent })
-    req.on('data', (chunk: Buffer) => requestTee.add(chunk))
+    for (let index = 0; index < headers.length; index += 2) if ((headers[index] as string).toLowerCase() === 'host') headers[index + 1] = this.upstream.host
+    const send = this.upstream.protocol === 'https:' ? httpsRequest : httpRequest
+    let upstreamRequest: ClientRequest
+    try {
+      upstreamRequest = send({ ...this.destination, path: `${this.basePath}${arrival.target}`, method: req.method, headers, agent: this.agent })
+    } catch (error) {
+      // What Node will not send on (a header value it refuses): the request as it came cannot be forwarded.
+      req.resume()
+      this.answerItself(arrival, res, 400, `not forwarded: ${(error as Error).message}`)
+      return
+    }
+    let settle: () => void = () => undefined
+    this.track(new Promise<void>((resolve) => (settle = resolve)))
+    const finish = (outcome: Outcome) => {
+      this.record(arrival, outcome)
+      settle()
+    }
+    let answer: { message: IncomingMessage; tee: Tee; type: string | undefined } | undefined
+    const upstreamAnswer = () => answer && { headers: answer.message.headers, tee: answer.tee, type: answer.type }
+
     req.pipe(upstreamRequest)
-    req.on('error', () => upstreamRequest.destroy())
     res.on('close', () => {
-      if (!res.writableFinished) upstreamRequest.destroy()
+      if (res.writableFinished) return
+      upstreamRequest.destroy()
+      if (answer) finish({ status: answer.message.statusCode ?? 0, answeredBy: 'upstream', answer: upstreamAnswer(), notRelayed: `the client went away after ${answer.tee.size} bytes of the answer` })
+      // nginx's 499: the client closed the connection before the answer.
+      else finish({ status: 499, answeredBy: 'proxy', notRelayed: 'the client went away before the answer' })
     })
+    const brokeOff = (error: Error) => {
+      if (!answer || answer.message.complete) return
+      res.destroy()
+      finish({ status: answer.message.statusCode ?? 0, answeredBy: 'upstream', answer: upstreamAnswer(), notRelayed: `the answer broke off after ${answer.tee.size} bytes (${error.message})` })
+    }
     upstreamRequest.on('error', (error) => {
-      if (!res.headersSent) {
-        res.writeHead(502, { 'content-type': 'application/json' })
-        res.end(JSON.stringify({ message: `ivs-mock proxy: the upstream ${this.upstream.origin} did not answer: ${error.message}` }))
-        this.options.log(`${req.method ?? 'GET'} ${url} -> 502 upstream error: ${error.message}`)
-      } else res.destroy(error)
+      // A late error of a connection whose answer came whole (it answered early, then closed) is no error of the exchange.
+      if (answer?.message.complete) return
+      if (answer) return brokeOff(error)
+      req.unpipe(upstreamRequest)
+      req.resume()
+      this.answerItself(arrival, res, 502, `the upstream ${this.upstream.origin} did not answer: ${error.message}`)
+      settle()
     })
-    upstreamRequest.on('response', (answer) => {
-      const responseType = headerValue(answer.headers, 'content-type')
-      const responseTee = new Tee(isJson(responseType))
-      res.writeHead(answer.statusCode ?? 502, answer.statusMessage, endToEnd(answer.rawHeaders, headerValue(answer.headers, 'connection')))
-      answer.on('data', (chunk: Buffer) => responseTee.add(chunk))
-      answer.pipe(res)
-      answer.on('end', () => {
-        const exchange = this.judge({ req, url, at, started, requestTee, requestType, answer, responseTee, responseType })
-        this.exchanges.push(exchange)
-        this.options.log(verdictLine(exchange))
+    upstreamRequest.on('response', (message) => {
+      const type = headerValue(message.headers, 'content-type')
+      answer = { message, tee: new Tee(isJson(type)), type }
+      const tee = answer.tee
+      message.on('error', brokeOff)
+      try {
+        res.writeHead(message.statusCode ?? 502, message.statusMessage, endToEnd(message.rawHeaders, headerValue(message.headers, 'connection')))
+      } catch (error) {
+        answer = undefined
+        message.destroy()
+        upstreamRequest.destroy()
+        this.answerItself(arrival, res, 502, `the upstream's answer cannot be passed on: ${(error as Error).message}`)
+        settle()
+        return
+      }
+      message.on('data', (chunk: Buffer) => tee.add(chunk))
+      message.pipe(res)
+      message.on('end', () => {
+        tee.ended = true
+        // It answered before the whole body came: the rest is read and dropped, so the client, done sending, reads the answer.
+        if (!arrival.requestTee.ended) {
+          req.unpipe(upstreamRequest)
+          upstreamRequest.destroy()
+          req.resume()
+        }
+        finish({ status: message.statusCode ?? 0, answeredBy: 'upstream', answer: upstreamAnswer() })
       })
     })
   }
 
-  private judge(seen: {
-    req: IncomingMessage
-    url: string
-    at: string
-    started: number
-    requestTee: Tee
-    requestType: string | undefined
-    answer: IncomingMessage
-    responseTee: Tee
-    responseType: string | undefined
-  }): ProxiedExchange {
-    const { req, answer, requestTee, responseTee } = seen
-    const method = (req.method ?? 'GET').toUpperCase()
-    const queryStart = seen.url.indexOf('?')
-    const path = queryStart === -1 ? seen.url : seen.url.slice(0, queryStart)
-    const query = queryStart === -1 ? '' : seen.url.slice(queryStart + 1)
-    const status = answer.statusCode ?? 0
-    const notes: string[] = []
-    const verdicts: Verdict[] = []
+  /** CONNECT asks for a tunnel to anywhere: a 400 on the raw socket, recorded. */
+  private refuseTunnel(req: IncomingMessage, socket: Duplex): void {
+    socket.on('error', () => undefined)
+    const arrival = this.arrive(req)
+    const reason = `not forwarded: ${notForwarded('CONNECT', arrival.target) as string}; this proxy sends requests only to ${this.upstream.origin}, by path (/api/v2/...)`
+    answerOnSocket(socket, rawAnswer(400, 'Bad Request', reason))
+    this.record(arrival, { status: 400, answeredBy: 'proxy', notRelayed: reason, refused: true })
+  }
+
+  /** What Node's HTTP parser could not read (or a request that came too slowly): answered as Node would, and recorded. */
+  private unreadable(error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex): void {
+    socket.on('error', () => undefined)
+    // A connection reset, or closed in the middle of a request, leaves nobody to answer: the request (if it came whole) is recorded where it ended.
+    if (!socket.writable || error.code === 'ECONNRESET' || error.code === 'HPE_INVALID_EOF_STATE') {
+      socket.destroy()
+      return
+    }
+    const [status, text] = error.code === 'HPE_HEADER_OVERFLOW' ? [431, 'Request Header Fields Too Large'] : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? [408, 'Request Timeout'] : [400, 'Bad Request']
+    const reason = `the request is not one the proxy can read (${error.code ?? error.message})`
+    answerOnSocket(socket, rawAnswer(status, text, reason))
+    const line = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+) (\S+) HTTP\//.exec(error.rawPacket?.subarray(0, 8192).toString('latin1') ?? '')
+    const arrival: Arrival = {
+      req: undefined,
+      method: line?.[1] ?? '-',
+      target: line?.[2] ?? '-',
+      at: new Date().toISOString(),
+      started: performance.now(),
+      requestType: undefined,
+      requestTee: new Tee(false),
+      recorded: false,
+    }
+    this.record(arrival, { status, answeredBy: 'proxy', notRelayed: reason, refused: true })
+  }
+
+  /** The exchange with nothing judged: what any exchange reports. */
+  private unjudged(arrival: Arrival, outcome: Outcome): ProxiedExchange {
+    const queryStart = outcome.refused ? -1 : arrival.target.indexOf('?')
+    return {
+      method: arrival.method,
+      path: queryStart === -1 ? arrival.target : arrival.target.slice(0, queryStart),
+      query: queryStart === -1 ? '' : arrival.target.slice(queryStart + 1),
+      operationId: null,
+      status: outcome.status,
+      answeredBy: outcome.answeredBy,
+      at: arrival.at,
+      durationMs: Math.round((performance.now() - arrival.started) * 1000) / 1000,
+      requestViolations: [],
+      responseViolations: [],
+      verdicts: outcome.notRelayed === undefined ? [] : [{ kind: 'not_relayed', at: null, message: outcome.notRelayed }],
+      notes: [],
+      recorded: { params: {}, token: undefined, requestBody: undefined, responseBody: undefined, contentType: arrival.requestType },
+    }
+  }
+
+  private judge(arrival: Arrival, outcome: Outcome): ProxiedExchange {
+    const base = this.unjudged(arrival, outcome)
+    const { req, method, requestTee } = arrival
+    if (outcome.refused || !req) return base
+    const { path, query, status, notes, verdicts } = base
 
     let requestBody: unknown
-    const requestRead = requestTee.size === 0 || requestTee.kept
-    if (requestTee.size > 0) {
-      if (requestTee.kept) requestBody = parseJson(requestTee.bytes(headerValue(req.headers, 'content-encoding')).toString('utf8'))
-      else notes.push(`request body not checked (${seen.requestType ?? 'no Content-Type'}, ${requestTee.size} bytes)`)
+    // The whole body came (or none): a body the upstream answered before it ended is not judged.
+    const requestEnded = requestTee.ended || (req.complete && req.readableLength === 0)
+    let requestRead = requestTee.size === 0 && requestEnded
+    if (!requestEnded) {
+      const declared = headerValue(req.headers, 'content-length')
+      notes.push(`request body not checked (${arrival.requestType ?? 'no Content-Type'}, not all of it came: ${requestTee.size}${declared === undefined ? '' : ` of ${declared}`} bytes)`)
+    } else if (requestTee.size > 0) {
+      if (!requestTee.kept) notes.push(`request body not checked (${arrival.requestType ?? 'no Content-Type'}, ${requestTee.size} bytes)`)
+      else {
+        try {
+          requestBody = parseJson(requestTee.decoded(headerValue(req.headers, 'content-encoding')).toString('utf8'))
+          requestRead = true
+        } catch (error) {
+          if (!(error instanceof Undecodable)) throw error
+          notes.push(`request body not checked: ${error.message}`)
+        }
+      }
     }
+
     let responseBody: unknown
     let responseText: string | undefined
-    const responseRead = responseTee.size === 0 || responseTee.kept
-    if (responseTee.kept) {
+    const answer = outcome.answer
+    let responseRead = answer === undefined || (answer.tee.size === 0 && answer.tee.ended)
+    if (answer && answer.tee.ended && answer.tee.kept) {
       try {
-        responseText = responseTee.bytes(headerValue(answer.headers, 'content-encoding')).toString('utf8')
+        responseText = answer.tee.decoded(headerValue(answer.headers, 'content-encoding')).toString('utf8')
         responseBody = parseJson(responseText)
+        responseRead = true
       } catch (error) {
-        notes.push(`response body not checked: ${(error as Error).message}`)
+        if (!(error instanceof Undecodable)) throw error
+        notes.push(`response body not checked: ${error.message}`)
       }
-    } else if (responseTee.size > 0 && isJson(seen.responseType)) notes.push(`response body not checked (${responseTee.size} bytes, over ${MAX_JUDGED_BODY})`)
+    } else if (answer && answer.tee.ended && answer.tee.size > 0 && isJson(answer.type)) notes.push(`response body not checked (${answer.tee.size} bytes, over ${MAX_JUDGED_BODY})`)
+    if (outcome.notRelayed !== undefined && answer) notes.push(outcome.notRelayed)
 
-    const response = { status, headers: answer.headers as Record<string, string | undefined>, body: responseBody, text: responseText, bodyUnread: !responseRead }
     const match = this.conformance.matchFullPath(method, path)
     const token = /^Bearer\s+(\S+)\s*$/i.exec(headerValue(req.headers, 'authorization') ?? '')?.[1]
-    const recorded: RecordedExchange = { params: match?.params ?? {}, token, requestBody, responseBody, contentType: seen.requestType }
-    const base = {
-      method,
-      path,
-      query,
-      status,
-      at: seen.at,
-      durationMs: Math.round((performance.now() - seen.started) * 1000) / 1000,
-      notes,
-      recorded,
-    }
+    const recorded: RecordedExchange = { params: match?.params ?? {}, token, requestBody, responseBody, contentType: arrival.requestType }
+    // The proxy's own answer is not the service's: only the request is judged.
+    const response = answer && { status, headers: answer.headers as Record<string, string | undefined>, body: responseBody, text: responseText, bodyUnread: !responseRead }
     if (!match) {
       verdicts.push({ kind: 'unknown_operation', at: null, message: `no operation has ${method} ${path}` })
-      const responseViolations = path.startsWith(`${SURFACES.api.base}/`) ? describe(this.conformance.checkUnknownRoute(response)) : []
+      const responseViolations = response && path.startsWith(`${SURFACES.api.base}/`) ? describe(this.conformance.checkUnknownRoute(response)) : []
       for (const message of responseViolations) verdicts.push({ kind: 'response_violation', at: null, message })
-      return { ...base, operationId: null, requestViolations: [], responseViolations, verdicts }
+      return { ...base, responseViolations, recorded }
     }
     const { op } = match
     const requestViolations = this.conformance.checkRequest(op, {
       query,
       body: requestBody,
-      contentType: seen.requestType ?? null,
+      contentType: arrival.requestType ?? null,
       bodyUnread: !requestRead,
     })
     for (const violation of requestViolations) verdicts.push({ kind: 'request_violation', at: violation.at, message: violation.message })
@@ -291,15 +589,31 @@ export class ValidatingProxy {
     for (const name of findings.ignoredQuery) verdicts.push({ kind: 'ignored_query_parameter', at: name, message: `${op.id} takes no query parameter ${name}; the service ignores it` })
     for (const at of findings.ignoredBody) verdicts.push({ kind: 'ignored_body_property', at, message: `${op.id} does not read ${at}; the service ignores it` })
     for (const use of findings.deprecated) verdicts.push({ kind: 'deprecated', ...use })
-    const answered = typeof responseBody === 'object' && responseBody !== null ? Object.values(responseBody)[0] : undefined
-    const said = typeof answered === 'string' ? `: ${answered}` : ''
-    if (status === 401) verdicts.push({ kind: 'unauthenticated', at: null, message: `answered 401${said}` })
-    if (status === 403) verdicts.push({ kind: 'forbidden', at: null, message: `answered 403${said}` })
-    if (status === 429) verdicts.push({ kind: 'rate_limited', at: null, message: `answered 429${said}` })
-    const responseViolations = this.conformance.checkResponse(op, response)
+    const responseViolations = response ? this.conformance.checkResponse(op, response) : []
+    if (response) {
+      const answered = typeof responseBody === 'object' && responseBody !== null ? Object.values(responseBody)[0] : undefined
+      const said = typeof answered === 'string' ? `: ${answered}` : ''
+      if (status === 401) verdicts.push({ kind: 'unauthenticated', at: null, message: `answered 401${said}` })
+      if (status === 403) verdicts.push({ kind: 'forbidden', at: null, message: `answered 403${said}` })
+      if (status === 429) verdicts.push({ kind: 'rate_limited', at: null, message: `answered 429${said}` })
+    }
     for (const violation of responseViolations) verdicts.push({ kind: 'response_violation', at: violation.at, message: violation.message })
-    return { ...base, operationId: op.id, requestViolations: describe(requestViolations), responseViolations: describe(responseViolations), verdicts }
+    return { ...base, operationId: op.id, requestViolations: describe(requestViolations), responseViolations: describe(responseViolations), recorded }
   }
+}
+
+/**
+ * Answers on a socket the HTTP server no longer looks after (a CONNECT's, or one it could not
+ * parse), then closes it: left half-open, it would hold the server's close() open.
+ */
+function answerOnSocket(socket: Duplex, answer: string): void {
+  socket.end(answer, () => socket.destroy())
+}
+
+/** A whole HTTP/1.1 answer for a raw socket (a refused CONNECT, a request Node could not parse): a one-line JSON message. */
+function rawAnswer(status: number, text: string, reason: string): string {
+  const body = JSON.stringify({ message: `ivs-mock proxy: ${reason}` })
+  return `HTTP/1.1 ${status} ${text}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`
 }
 
 const NOTICED = new Set(['ignored_query_parameter', 'ignored_body_property', 'deprecated'])
@@ -310,8 +624,10 @@ export function verdictLine(exchange: ProxiedExchange): string {
   const head = `${exchange.method} ${target} -> ${exchange.status} ${exchange.operationId ?? '(no operation)'}`
   const problems = [...exchange.requestViolations.map((v) => `request ${v}`), ...exchange.responseViolations.map((v) => `response ${v}`)]
   const noticed = exchange.verdicts.filter((verdict) => NOTICED.has(verdict.kind)).map((verdict) => `${verdict.kind.replace(/_/g, ' ')} ${verdict.at ?? ''}`.trim())
+  const notRelayed = exchange.verdicts.find((verdict) => verdict.kind === 'not_relayed')
   const parts: string[] = []
-  if (exchange.operationId === null) parts.push('✗ no operation has this method and path')
+  if (notRelayed && exchange.answeredBy === 'proxy') parts.push(`✗ answered by the proxy: ${notRelayed.message}`)
+  if (exchange.verdicts.some((verdict) => verdict.kind === 'unknown_operation')) parts.push('✗ no operation has this method and path')
   if (problems.length > 0) {
     parts.push(`✗ ${exchange.requestViolations.length} request, ${exchange.responseViolations.length} response violations: ${problems.join('; ')}`)
   }

@@ -3,10 +3,10 @@
 // against the mock, and back. Ids and uuids that answers returned become captured variables
 // where later requests reuse them; tokens become role names; generated values in the answers
 // (ids, timestamps, urls, tokens) become type matchers, the rest is expected as it was.
-import { writeFileSync } from 'node:fs'
 import { stringify } from 'yaml'
 import type { Contracts } from '../contracts/load.ts'
 import type { ProxiedExchange } from './proxy.ts'
+import { writeBeside } from './proxy-report.ts'
 import { TOKEN_ROLES } from './roles.ts'
 
 
@@ -57,6 +57,7 @@ export function recordScenario(exchanges: readonly ProxiedExchange[], contracts:
   const names = new Set<string>()
   const captures = new Map<number, Record<string, string>>()
   const skipped: string[] = []
+  const notRelayed: string[] = []
   const steps: Record<string, unknown>[] = []
 
   /** `{{var}}` for a value an earlier answer returned (capturing it there), else the value. */
@@ -100,6 +101,11 @@ export function recordScenario(exchanges: readonly ProxiedExchange[], contracts:
   }
 
   exchanges.forEach((exchange) => {
+    // What the proxy answered itself, or what broke off, says nothing of what the service answers.
+    if (exchange.verdicts.some((verdict) => verdict.kind === 'not_relayed')) {
+      notRelayed.push(`${exchange.method} ${exchange.path} -> ${exchange.status}`)
+      return
+    }
     const op = exchange.operationId === null ? undefined : contracts.operations.get(exchange.operationId)
     if (!op) {
       skipped.push(`${exchange.method} ${exchange.path}`)
@@ -140,7 +146,11 @@ export function recordScenario(exchanges: readonly ProxiedExchange[], contracts:
     const step = steps[index] as Record<string, unknown>
     step.capture = capture
   })
-  const description = skipped.length > 0 ? `${options.description} Left out (no operation matches): ${skipped.join(', ')}.` : options.description
+  const leftOut = [
+    ...(skipped.length > 0 ? [`Left out (no operation matches): ${skipped.join(', ')}.`] : []),
+    ...(notRelayed.length > 0 ? [`Left out (not passed through whole: the proxy answered, or the answer broke off): ${notRelayed.join(', ')}.`] : []),
+  ]
+  const description = [options.description, ...leftOut].join(' ')
   return { name: options.name, description, tags: ['recorded'], steps }
 }
 
@@ -168,8 +178,8 @@ function expectedBody(body: Json): { body?: Record<string, unknown> } {
 /** Writes the scenario as YAML (or JSON for a .json file), with the schema line editors read. */
 export function writeScenario(file: string, scenario: Scenario): void {
   if (file.endsWith('.json')) {
-    writeFileSync(file, `${JSON.stringify(scenario, null, 2)}\n`)
+    writeBeside(file, `${JSON.stringify(scenario, null, 2)}\n`)
     return
   }
-  writeFileSync(file, `# yaml-language-server: $schema=../contracts/scenario.schema.json\n${stringify(scenario, { lineWidth: 0 })}`)
+  writeBeside(file, `# yaml-language-server: $schema=../contracts/scenario.schema.json\n${stringify(scenario, { lineWidth: 0 })}`)
 }

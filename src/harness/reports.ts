@@ -1,10 +1,12 @@
 // What a run reports: the console (a live line on a terminal, plain lines in CI), JUnit XML (each
-// scenario a test case, for CI tools) and JSON (every scenario and step).
+// scenario a test case, for CI tools) and JSON (every scenario and step). Each ends with what the
+// run left on the target and the table of every API operation: passed, failed, or not reached and why.
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import junitModule from 'junit-report-builder'
+import { formatOperations, operationsLine } from './coverage.ts'
 import type { LoadedScenario } from './scenarios.ts'
-import type { RunReport, ScenarioReport } from './runner.ts'
+import type { RunReport, ScenarioReport } from './report.ts'
 
 // A CommonJS package whose module.exports is the builder; under NodeNext the default is the module.
 const junit = junitModule as unknown as typeof junitModule.default
@@ -31,6 +33,24 @@ export function outcomeLine(scenario: ScenarioReport): string {
 
 export function summaryLine(report: RunReport): string {
   return `${report.passed} passed, ${report.failed} failed, ${report.skipped} skipped`
+}
+
+/** What comes after the scenarios: whom the run acted as, its requests and waits for the rate limit, what it left behind. */
+export function runDetails(report: RunReport): string[] {
+  const lines: string[] = []
+  if (report.target) lines.push(`Acted in ${report.target}`)
+  const { requests, times, waitedMs } = report.rateLimited
+  lines.push(`Requests: ${requests}${times > 0 ? `; waited out ${times} ${times === 1 ? 'answer' : 'answers'} 429 (${Math.round(waitedMs / 1000)} s in all)` : ''}`)
+  if (!report.control) {
+    lines.push(report.leftBehind.length === 0 ? 'Left behind: nothing' : 'Left behind:')
+    for (const { what, why } of report.leftBehind) lines.push(`  ${what}: ${why}`)
+  }
+  return lines
+}
+
+/** The end of every report: the scenarios' summary, the operations table and the line of operations reached. */
+export function closingLines(report: RunReport): string[] {
+  return [...runDetails(report), summaryLine(report), ...formatOperations(report)]
 }
 
 export interface ConsoleOptions {
@@ -88,7 +108,7 @@ export class ConsoleReporter {
 
   finish(report: RunReport): void {
     clearInterval(this.timer)
-    this.stream.write(`${this.live ? CLEAR_LINE : ''}${summaryLine(report)}\n`)
+    this.stream.write(`${this.live ? CLEAR_LINE : ''}${closingLines(report).join('\n')}\n`)
   }
 }
 
@@ -106,6 +126,14 @@ export function junitXml(report: RunReport): string {
     } else if (scenario.outcome === 'skipped') {
       testCase.skipped().standardOutput(`skipped: ${scenario.skipReason ?? ''}`)
     }
+  }
+  // The operations as a suite of their own: a test case each, failed or skipped (not reached) with why.
+  const operations = builder.testSuite().name('operations').property('summary', operationsLine(report))
+  for (const { what, why } of report.leftBehind) operations.property('left behind', `${what}: ${why}`)
+  for (const entry of report.operations) {
+    const testCase = operations.testCase().className('operations').name(`${entry.operationId} (${entry.method} ${entry.path})`)
+    if (entry.outcome === 'failed') testCase.failure(`${entry.operationId}: a step's answer failed (see its scenario)`, 'OperationFailure')
+    else if (entry.outcome === 'not reached') testCase.skipped().standardOutput(`not reached: ${entry.reason ?? ''}`)
   }
   return builder.build()
 }

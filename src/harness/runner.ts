@@ -6,61 +6,23 @@ import { randomBytes } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { extname, join } from 'node:path'
 import { loadContracts, type AjvContracts } from '../contracts/ajv.ts'
-import type { Contracts, OperationContract } from '../contracts/load.ts'
-import type { Expect, Matcher, Poll, Role } from '../contracts/scenario.generated.ts'
+import type { OperationContract } from '../contracts/load.ts'
+import type { Expect, Find, Matcher, Poll, Role } from '../contracts/scenario.generated.ts'
 import { Conformance } from './conformance.ts'
+import { operationOutcomes } from './coverage.ts'
+import { crawl, crawlWithoutToken } from './crawl.ts'
+import { HttpClient, type Answer } from './http.ts'
 // The check the package publishes for receivers (ivs-mock/webhooks): the runner trusts a delivery as a user's receiver would.
 import { verifySignature } from '../webhook-delivery/verify.js'
 import { Receiver, type Delivery } from './receiver.ts'
-import { TOKEN_ROLES, type TokenRole } from './roles.ts'
+import type { Outcome, RunReport, ScenarioReport, SkipKind, StepReport } from './report.ts'
+import { mergeLeftBehind, ScenarioResidue, SpareOrganisations } from './residue.ts'
+import type { TokenRole } from './roles.ts'
 import { defaultSamplesDir, loadScenarios, stepKind, stepOperationId, type ControlStep, type LoadedScenario, type OperationStep, type PathStep, type ReceiveStep, type Step } from './scenarios.ts'
+import { describeProfile, learnTarget, type TargetProfile } from './target.ts'
 import { excerpt, interpolate, mismatch, valueAt, VariableError, type Variables } from './values.ts'
 
-export type Outcome = 'passed' | 'failed' | 'skipped'
-
-export interface StepReport {
-  name: string
-  kind: 'operation' | 'path' | 'control' | 'receive'
-  /** The operation the request reached (undefined for a receive step or an unknown route). */
-  operationId?: string
-  method?: string
-  url?: string
-  /** The HTTP status of the answer (undefined when there was none). */
-  status?: number
-  outcome: Outcome
-  /** Why the step failed: one message per difference. */
-  failures: string[]
-  skipReason?: string
-  /** What was sent and what came back, in short (for failure reports). */
-  request?: string
-  response?: string
-  durationMs: number
-}
-
-export interface ScenarioReport {
-  name: string
-  file: string
-  description: string
-  tags: string[]
-  outcome: Outcome
-  skipReason?: string
-  /** Failures outside the steps (a fresh team that could not be made). */
-  failures: string[]
-  steps: StepReport[]
-  durationMs: number
-}
-
-export interface RunReport {
-  base: string
-  /** Whether the target had the mock's control API. */
-  control: boolean
-  startedAt: string
-  durationMs: number
-  passed: number
-  failed: number
-  skipped: number
-  scenarios: ScenarioReport[]
-}
+export type { Outcome, RunReport, ScenarioReport, SkipKind, StepReport } from './report.ts'
 
 export interface RunOptions {
   /** The API base URL, ending in /api/v2 (http://127.0.0.1:4010/api/v2). */
@@ -80,7 +42,7 @@ export interface RunOptions {
   wait?: boolean
   /** Leave what the scenarios made (teams on the mock, resources on a real target). */
   keep?: boolean
-  /** Only scenarios with mutates: false. */
+  /** Only scenarios with mutates: false, then a crawl of the team as it is (GET only), with the owner's token. */
   readOnly?: boolean
   /** Only scenarios whose name (or file) matches. */
   grep?: RegExp
@@ -92,7 +54,7 @@ export interface RunOptions {
   receiverPort?: number
   /** Where upload samples are (default: fixtures/samples). */
   samplesDir?: string
-  /** Called with the scenarios that will run, once selected (before any starts). */
+  /** Called with the scenarios that will run, once selected (before any starts); with readOnly the crawl follows them. */
   onSelected?: (scenarios: LoadedScenario[]) => void
   /** Called as each scenario starts and ends (progress reporting). */
   onScenarioStart?: (scenario: LoadedScenario) => void
@@ -105,27 +67,11 @@ export class TargetUnreachableError extends Error {}
 /** Options that cannot work (exit 2). */
 export class RunUsageError extends Error {}
 
-interface Answer {
-  status: number
-  headers: Headers
-  body: unknown
-  text: string
-}
-
 /** What captures read from an answer or a delivery. */
 interface AnswerView {
   status?: number
   body: unknown
   header: (name: string) => string | null | undefined
-}
-
-interface Exchange {
-  method: string
-  url: string
-  requestExcerpt: string
-  answer?: Answer
-  /** Why no answer came (timeout, connection refused). */
-  error?: string
 }
 
 const MEDIA_TYPES: Record<string, string> = {
@@ -139,82 +85,56 @@ const MEDIA_TYPES: Record<string, string> = {
 
 const isLoopback = (url: URL) => ['127.0.0.1', 'localhost', '[::1]', '::1'].includes(url.hostname)
 
-function reasonOf(error: unknown): string {
-  const cause = (error as { cause?: { code?: string; message?: string } }).cause
-  if ((error as Error).name === 'TimeoutError') return 'timed out'
-  return cause?.code ?? cause?.message ?? (error as Error).message
-}
-
-/** The JSON body of an answer, its text, or a note for binary content. */
-async function readAnswer(response: Response): Promise<Answer> {
-  const type = response.headers.get('content-type') ?? ''
-  if (/json|^text\//i.test(type) || type === '') {
-    const text = await response.text()
-    let body: unknown
-    try {
-      body = text === '' ? undefined : JSON.parse(text)
-    } catch {
-      body = undefined
-    }
-    return { status: response.status, headers: response.headers, body, text }
-  }
-  const bytes = (await response.arrayBuffer()).byteLength
-  return { status: response.status, headers: response.headers, body: undefined, text: bytes === 0 ? '' : `[${bytes} bytes of ${type}]` }
-}
-
-class HttpClient {
-  constructor(private readonly timeoutMs: number) {}
-
-  async send(method: string, url: string, init: { headers: Record<string, string>; body?: string | FormData; excerpt?: string }): Promise<Exchange> {
-    const requestExcerpt = `${method} ${url}${init.excerpt ? ` ${init.excerpt}` : ''}`
-    try {
-      const response = await fetch(url, { method, headers: init.headers, body: init.body, signal: AbortSignal.timeout(this.timeoutMs), redirect: 'manual' })
-      return { method, url, requestExcerpt, answer: await readAnswer(response) }
-    } catch (error) {
-      return { method, url, requestExcerpt, error: reasonOf(error) }
-    }
-  }
-}
-
 /** A stop of the rest of a scenario: its reason and whether it is a failure or a skip. */
 class Halt extends Error {
   constructor(
     readonly outcome: 'failed' | 'skipped',
     readonly reason: string,
+    readonly kind: SkipKind = 'not-run',
   ) {
     super(reason)
   }
 }
 
+/** The tag of scenarios that judge counts or orders of a whole team: they need a team of their own. */
+const FRESH_TEAM_TAG = 'fresh-team'
+
 interface Identity {
   tokens: Partial<Record<TokenRole, string>>
-  teamId?: number | string
-  users: Record<string, { id: unknown; name: unknown }>
+  teamId?: unknown
+  users: Partial<Record<TokenRole, { id: unknown; name: unknown }>>
   /** Teams made on the mock for this scenario, dropped at its end. */
   teams: (number | string)[]
 }
 
-interface Cleanup {
-  op: OperationContract
-  params: Record<string, string>
-  token: string | undefined
-}
-
-/** A DELETE that undoes what a POST made: the operation at the POST's path plus one parameter. */
-function undoOperationOf(contracts: Contracts, created: OperationContract): OperationContract | undefined {
-  if (created.method !== 'POST') return undefined
-  for (const op of contracts.operations.values()) {
-    if (op.surface !== 'api' || op.method !== 'DELETE') continue
-    const last = op.pathParams[op.pathParams.length - 1]
-    if (last && op.path === `${created.path}/{${last}}`) return op
-  }
-  return undefined
-}
-
-const RATE_LIMIT_RETRIES = 3
-const RATE_LIMIT_WAIT_LIMIT_S = 60
-
 const successful = (status: number) => status >= 200 && status < 300
+
+/** The flag that gives a role its token. */
+const tokenFlag = (role: TokenRole) => `${role === 'owner' ? '--token <token>' : `--role-token ${role}=<token>`} or IVS_TOKEN_${role.toUpperCase().replace(/-/g, '_')}`
+
+/** The roles a token given for a role may have in its team: a support user (assumed) acts as an owner. */
+const ROLE_OF_TOKEN: Record<TokenRole, string[]> = {
+  owner: ['owner', 'assumed'],
+  member: ['member'],
+  'read-only': ['read-only'],
+  'assigned-only': ['assigned-only'],
+  assumed: ['assumed'],
+  'other-team': ['owner', 'assumed'],
+  legacy: ['owner', 'assumed'],
+}
+
+/** The roles of the scenario's own team (other-team and legacy act in others). */
+const SAME_TEAM: Role[] = ['owner', 'member', 'read-only', 'assigned-only', 'assumed']
+
+/** The roles whose users a scenario names ({{users.member.id}}). */
+const namedUsers = (text: string) => new Set([...text.matchAll(/\{\{\s*users\.([a-z-]+)\./g)].map((match) => match[1] as TokenRole))
+
+/** The body as expectations and captures see it: a find's answer is its first page with `data` narrowed to what it found. */
+interface View {
+  status: number
+  headers: Headers
+  body: unknown
+}
 
 export class Runner {
   readonly contracts: AjvContracts
@@ -224,10 +144,10 @@ export class Runner {
   private readonly origin: string
   private readonly runId = randomBytes(3).toString('hex')
   private control = false
+  private profile: TargetProfile | undefined
+  private readonly spares: SpareOrganisations
   private receiver: Receiver | undefined
   private receiverReachable = false
-  private readonly usersByToken = new Map<string, Promise<{ id: unknown; name: unknown } | undefined>>()
-  private readonly teamsByToken = new Map<string, Promise<unknown>>()
 
   constructor(private readonly options: RunOptions) {
     this.contracts = options.contracts ?? loadContracts()
@@ -236,48 +156,31 @@ export class Runner {
     this.base = options.base.replace(/\/+$/, '')
     if (!/^https?:\/\/[^/]+.*\/api\/v2$/.test(this.base)) throw new RunUsageError(`the base URL must be the API's, ending in /api/v2 (got ${options.base})`)
     this.origin = this.base.slice(0, -'/api/v2'.length)
+    this.spares = new SpareOrganisations(this.http, this.base, this.runId)
   }
 
-  /** Runs the selected scenarios; the report lists each with its steps. */
+  /** Runs the selected scenarios (and with readOnly the crawl); the report lists each with its steps, then every operation. */
   async run(): Promise<RunReport> {
     const began = performance.now()
     const startedAt = new Date().toISOString()
-    const scenarios = this.select(
+    const loaded =
       typeof this.options.scenarios[0] === 'string'
         ? loadScenarios(this.options.scenarios as string[], this.contracts, { samplesDir: this.options.samplesDir })
-        : (this.options.scenarios as LoadedScenario[]),
-    )
+        : (this.options.scenarios as LoadedScenario[])
+    const scenarios = this.select(loaded)
     await this.probe()
-    if (scenarios.length === 0) return { base: this.base, control: this.control, startedAt, durationMs: 0, passed: 0, failed: 0, skipped: 0, scenarios: [] }
-    this.options.onSelected?.(scenarios)
-    if (scenarios.some((scenario) => scenario.steps.some((step) => stepKind(step) === 'receive') || JSON.stringify(scenario).includes('{{receiver.url}}'))) {
-      try {
-        this.receiver = await Receiver.start(this.options.receiverPort)
-      } catch (error) {
-        throw new RunUsageError(`cannot start the webhook receiver on 127.0.0.1:${this.options.receiverPort ?? 0}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`)
-      }
-      this.receiverReachable = this.options.receiverUrl !== undefined || isLoopback(new URL(this.base))
-    }
+    const tokens = this.options.tokens ?? {}
+    const crawling = this.options.readOnly === true && tokens.owner !== undefined
     const reports: ScenarioReport[] = new Array<ScenarioReport>(scenarios.length)
-    let next = 0
-    let bailed = false
-    const worker = async () => {
-      while (next < scenarios.length) {
-        const index = next++
-        const scenario = scenarios[index] as LoadedScenario
-        this.options.onScenarioStart?.(scenario)
-        const report = bailed ? this.skipped(scenario, '--bail: an earlier scenario failed') : await this.runScenario(scenario, index)
-        if (report.outcome === 'failed' && this.options.bail) bailed = true
-        reports[index] = report
-        this.options.onScenarioEnd?.(report)
-      }
-    }
-    try {
-      await Promise.all(Array.from({ length: Math.max(1, Math.min(this.options.concurrency ?? 4, scenarios.length)) }, worker))
-    } finally {
-      await this.receiver?.close()
+    this.options.onSelected?.(scenarios)
+    if (scenarios.length > 0) await this.runAll(scenarios, reports)
+    if (this.options.readOnly) {
+      const crawled = crawling ? await crawl({ http: this.http, base: this.base, token: tokens.owner as string, contracts: this.contracts, conformance: this.conformance }) : crawlWithoutToken()
+      reports.push(crawled)
+      this.options.onScenarioEnd?.(crawled)
     }
     const count = (outcome: Outcome) => reports.filter((report) => report.outcome === outcome).length
+    const { operations, reached, failed } = operationOutcomes(reports, this.contracts, { loaded, selected: scenarios, readOnly: this.options.readOnly === true, crawled: crawling })
     return {
       base: this.base,
       control: this.control,
@@ -287,6 +190,42 @@ export class Runner {
       failed: count('failed'),
       skipped: count('skipped'),
       scenarios: reports,
+      ...(this.profile && { target: describeProfile(this.profile, tokens) }),
+      readOnly: this.options.readOnly === true,
+      rateLimited: { ...this.http.waits },
+      leftBehind: mergeLeftBehind(reports.flatMap((report) => report.leftBehind)),
+      operations,
+      reached,
+      operationsFailed: failed,
+    }
+  }
+
+  private async runAll(scenarios: LoadedScenario[], reports: ScenarioReport[]): Promise<void> {
+    if (scenarios.some((scenario) => scenario.steps.some((step) => stepKind(step) === 'receive') || JSON.stringify(scenario).includes('{{receiver.url}}'))) {
+      try {
+        this.receiver = await Receiver.start(this.options.receiverPort)
+      } catch (error) {
+        throw new RunUsageError(`cannot start the webhook receiver on 127.0.0.1:${this.options.receiverPort ?? 0}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`)
+      }
+      this.receiverReachable = this.options.receiverUrl !== undefined || isLoopback(new URL(this.base))
+    }
+    let next = 0
+    let bailed = false
+    const worker = async () => {
+      while (next < scenarios.length) {
+        const index = next++
+        const scenario = scenarios[index] as LoadedScenario
+        this.options.onScenarioStart?.(scenario)
+        const report = bailed ? this.skipped(scenario, '--bail: an earlier scenario failed', 'not-run') : await this.runScenario(scenario, index)
+        if (report.outcome === 'failed' && this.options.bail) bailed = true
+        reports[index] = report
+        this.options.onScenarioEnd?.(report)
+      }
+    }
+    try {
+      await Promise.all(Array.from({ length: Math.max(1, Math.min(this.options.concurrency ?? 4, scenarios.length)) }, worker))
+    } finally {
+      await this.receiver?.close()
     }
   }
 
@@ -300,15 +239,20 @@ export class Runner {
     )
   }
 
-  /** Whether the target answers at all (else TargetUnreachableError), and whether it has the control API. */
+  /**
+   * Whether the target answers at all (else TargetUnreachableError) and has the control API; without
+   * it, what the tokens show of the team and its users (src/harness/target.ts).
+   */
   private async probe(): Promise<void> {
     const status = await this.http.send('GET', `${this.base}/status`, { headers: {} })
     if (!status.answer) throw new TargetUnreachableError(`cannot reach ${this.base} (GET /status: ${status.error ?? 'no answer'})`)
     const clock = await this.http.send('GET', `${this.origin}/_mock/clock`, { headers: { Accept: 'application/json' } })
     this.control = clock.answer?.status === 200 && (clock.answer.body as { object?: unknown } | undefined)?.object === 'mock_clock'
+    const tokens = this.options.tokens ?? {}
+    if (!this.control || (this.options.readOnly && tokens.owner)) this.profile = await learnTarget(this.http, this.base, tokens)
   }
 
-  private skipped(scenario: LoadedScenario, reason: string): ScenarioReport {
+  private skipped(scenario: LoadedScenario, reason: string, kind: SkipKind): ScenarioReport {
     return {
       name: scenario.name,
       file: scenario.file,
@@ -316,8 +260,10 @@ export class Runner {
       tags: scenario.tags ?? [],
       outcome: 'skipped',
       skipReason: reason,
+      skipKind: kind,
       failures: [],
-      steps: scenario.steps.map((step) => ({ name: step.name, kind: stepKind(step), operationId: stepOperationId(step, this.conformance), outcome: 'skipped', failures: [], skipReason: reason, durationMs: 0 })),
+      steps: scenario.steps.map((step) => ({ name: step.name, kind: stepKind(step), operationId: stepOperationId(step, this.conformance), outcome: 'skipped', failures: [], skipReason: reason, skipKind: kind, durationMs: 0 })),
+      leftBehind: [],
       durationMs: 0,
     }
   }
@@ -335,10 +281,9 @@ export class Runner {
 
   private async runScenario(scenario: LoadedScenario, index: number): Promise<ScenarioReport> {
     const began = performance.now()
-    const report: ScenarioReport = { ...this.skipped(scenario, ''), outcome: 'passed', skipReason: undefined }
-    report.steps = []
+    const report: ScenarioReport = { ...this.skipped(scenario, '', 'not-run'), outcome: 'passed', skipReason: undefined, skipKind: undefined, steps: [] }
     const key = `${index}-${scenario.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').slice(0, 40)}`
-    const cleanups: Cleanup[] = []
+    const residue = this.control ? undefined : new ScenarioResidue(this.contracts, this.http, this.base, this.spares)
     let identity: Identity | undefined
     try {
       identity = await this.identify(scenario)
@@ -354,10 +299,10 @@ export class Runner {
       const uncaptured = new Map<string, string>()
       for (const step of scenario.steps) {
         if (halt) {
-          report.steps.push({ name: step.name, kind: stepKind(step), operationId: stepOperationId(step, this.conformance), outcome: 'skipped', failures: [], skipReason: halt.reason, durationMs: 0 })
+          report.steps.push({ name: step.name, kind: stepKind(step), operationId: stepOperationId(step, this.conformance), outcome: 'skipped', failures: [], skipReason: halt.reason, skipKind: halt.kind, durationMs: 0 })
           continue
         }
-        const { stepReport, stop } = await this.runStep(step, variables, identity, key, cleanups, uncaptured)
+        const { stepReport, stop } = await this.runStep(step, variables, identity, key, residue, uncaptured)
         report.steps.push(stepReport)
         halt = stop
       }
@@ -365,26 +310,33 @@ export class Runner {
       else if (halt?.outcome === 'skipped') {
         report.outcome = 'skipped'
         report.skipReason = halt.reason
+        report.skipKind = halt.kind
       }
     } catch (error) {
       if (error instanceof Halt) {
+        const skippedReport = this.skipped(scenario, error.outcome === 'skipped' ? error.reason : 'not run: the scenario could not start', error.kind)
         report.outcome = error.outcome
-        if (error.outcome === 'skipped') report.skipReason = error.reason
+        report.steps = skippedReport.steps
+        if (error.outcome === 'skipped') Object.assign(report, { skipReason: error.reason, skipKind: error.kind })
         else report.failures.push(error.reason)
-        report.steps = this.skipped(scenario, error.outcome === 'skipped' ? error.reason : 'not run: the scenario could not start').steps
       } else {
         report.outcome = 'failed'
         report.failures.push(`the runner failed: ${(error as Error).message}`)
       }
     } finally {
       this.receiver?.forget(key)
-      if (!this.options.keep) await this.cleanUp(cleanups, identity)
+      if (residue) report.leftBehind = this.options.keep ? residue.kept() : await residue.takeBack()
+      if (!this.options.keep) for (const team of identity?.teams ?? []) await this.http.send('DELETE', `${this.origin}/_mock/teams/${team}`, { headers: {} })
     }
     report.durationMs = Math.round(performance.now() - began)
     return report
   }
 
-  /** Tokens, team and users for a scenario: a fresh team on the mock, the given tokens elsewhere. */
+  /**
+   * Tokens, team and users for a scenario: a fresh team on the mock; elsewhere the given tokens and
+   * what the API told of the team (src/harness/target.ts), skipping the scenario, with the reason,
+   * when it needs what the target cannot give.
+   */
   private async identify(scenario: LoadedScenario): Promise<Identity> {
     const roles = this.rolesOf(scenario)
     const legacyTeam = scenario.team?.cases === false
@@ -393,31 +345,44 @@ export class Runner {
       const main = await this.freshTeam(scenario.team ?? {}, identity)
       Object.assign(identity.tokens, main.tokens)
       identity.teamId = main.team.id
-      for (const [role, user] of Object.entries(main.users)) identity.users[role] = { id: user.id, name: user.name }
+      for (const [role, user] of Object.entries(main.users)) identity.users[role as TokenRole] = { id: user.id, name: user.name }
       if (roles.has('other-team')) identity.tokens['other-team'] = (await this.freshTeam({}, identity)).tokens.owner
       if (roles.has('legacy')) identity.tokens.legacy = legacyTeam ? main.tokens.owner : (await this.freshTeam({ cases: false }, identity)).tokens.owner
       return identity
+    }
+    if (scenario.tags?.includes(FRESH_TEAM_TAG)) {
+      throw new Halt('skipped', `judges counts or orders of a whole team (tag ${FRESH_TEAM_TAG}), so it needs a team of its own, which only the mock's control API makes`, 'fresh-team')
     }
     const given = this.options.tokens ?? {}
     // A scenario that needs a team without cases runs as the legacy team's owner on a real target.
     const tokens: Partial<Record<TokenRole, string>> = legacyTeam ? { owner: given.legacy, legacy: given.legacy } : { ...given }
     for (const role of roles) {
-      if (!tokens[role]) {
-        const reason = legacyTeam
-          ? `needs a team without cases: give its owner's token with --role-token legacy=<token> (or IVS_TOKEN_LEGACY)${role === 'owner' || role === 'legacy' ? '' : `; the ${role} role has none there`}`
-          : `needs a token for the ${role} role (--role-token ${role}=<token> or IVS_TOKEN_${role.toUpperCase().replace(/-/g, '_')})`
-        throw new Halt('skipped', reason)
+      if (tokens[role]) continue
+      const reason = legacyTeam
+        ? `needs a team without cases: give its owner's token with ${tokenFlag('legacy')}${role === 'owner' || role === 'legacy' ? '' : `; the ${role} role has none there`}`
+        : `needs a token for the ${role} role (${tokenFlag(role)})`
+      throw new Halt('skipped', reason, 'token')
+    }
+    const profile = this.profile as TargetProfile
+    for (const role of roles) {
+      const actual = legacyTeam ? profile.tokenRoles.legacy : profile.tokenRoles[role]
+      const expected = ROLE_OF_TOKEN[role]
+      if (actual !== undefined && !expected.includes(actual ?? '')) {
+        throw new Halt('skipped', `needs a token for the ${role} role, and the one given for it has the role ${actual ?? 'none (left the team)'} (GET /team/me): ${tokenFlag(role)}`, 'token')
       }
     }
-    const identity: Identity = { tokens, users: {}, teams: [] }
+    const identity: Identity = { tokens, users: legacyTeam ? {} : { ...profile.users }, teams: [] }
+    if (legacyTeam && tokens.legacy) identity.users.owner = profile.users.legacy
     const text = JSON.stringify(scenario)
-    if (text.includes('{{team.id') && tokens.owner) identity.teamId = ((await this.targetTeam(tokens.owner)) as { id?: unknown } | undefined)?.id as number | undefined
-    if (text.includes('{{users.')) {
-      for (const role of TOKEN_ROLES) {
-        const token = tokens[role]
-        const user = token ? await this.userOf(token) : undefined
-        if (user) identity.users[role] = user
-      }
+    for (const role of namedUsers(text)) {
+      if (identity.users[role]) continue
+      // Another team's user comes only from its token; a role of this team, from its members.
+      if (!SAME_TEAM.includes(role)) throw new Halt('skipped', `needs a token for the ${role} role (${tokenFlag(role)}), whose user it names`, 'token')
+      throw new Halt('skipped', `names the team's ${role} user ({{users.${role}...}}), and the team has no member with that role (GET /team/members)`, 'data')
+    }
+    if (text.includes('{{team.id')) {
+      if (profile.team === undefined || legacyTeam) throw new Halt('skipped', `needs the team's id, and GET /team did not answer with it`, 'data')
+      identity.teamId = profile.team.id
     }
     return identity
   }
@@ -428,32 +393,6 @@ export class Runner {
     const team = made.answer.body as { team: { id: number }; tokens: Record<string, string>; users: Record<string, { id: unknown; name: unknown }> }
     identity.teams.push(team.team.id)
     return team
-  }
-
-  /** GET /team with a token, once per token and run. */
-  private targetTeam(token: string): Promise<unknown> {
-    let team = this.teamsByToken.get(token)
-    if (!team) {
-      team = this.http
-        .send('GET', `${this.base}/team`, { headers: { Authorization: `Bearer ${token}`, Accept: 'application/json' } })
-        .then((exchange) => (exchange.answer?.status === 200 ? exchange.answer.body : undefined))
-      this.teamsByToken.set(token, team)
-    }
-    return team
-  }
-
-  private userOf(token: string): Promise<{ id: unknown; name: unknown } | undefined> {
-    let user = this.usersByToken.get(token)
-    if (!user) {
-      user = this.http
-        .send('GET', `${this.base}/team/me`, { headers: { Authorization: `Bearer ${token}`, Accept: 'application/json' } })
-        .then((exchange) => {
-          const body = exchange.answer?.status === 200 ? (exchange.answer.body as { id: unknown; name: unknown }) : undefined
-          return body && { id: body.id, name: body.name }
-        })
-      this.usersByToken.set(token, user)
-    }
-    return user
   }
 
   private builtIns(identity: Identity, key: string): Variables {
@@ -468,7 +407,14 @@ export class Runner {
    * Runs one step. `uncaptured` names the variables that skipped steps would have captured (a
    * control step skipped with --wait), so a step that needs one is skipped too, not failed.
    */
-  private async runStep(step: Step, variables: Variables, identity: Identity, key: string, cleanups: Cleanup[], uncaptured: Map<string, string>): Promise<{ stepReport: StepReport; stop?: Halt }> {
+  private async runStep(
+    step: Step,
+    variables: Variables,
+    identity: Identity,
+    key: string,
+    residue: ScenarioResidue | undefined,
+    uncaptured: Map<string, string>,
+  ): Promise<{ stepReport: StepReport; stop?: Halt }> {
     const began = performance.now()
     const kind = stepKind(step)
     const stepReport: StepReport = { name: step.name, kind, operationId: stepOperationId(step, this.conformance), outcome: 'passed', failures: [], durationMs: 0 }
@@ -476,30 +422,28 @@ export class Runner {
       stepReport.durationMs = Math.round(performance.now() - began)
       if (stepReport.failures.length > 0) {
         stepReport.outcome = 'failed'
-        return { stepReport, stop: stop ?? new Halt('failed', `not run: step "${step.name}" failed`) }
+        return { stepReport, stop: stop?.outcome === 'failed' ? stop : new Halt('failed', `not run: step "${step.name}" failed`) }
       }
+      if (stop?.outcome === 'skipped' && stepReport.outcome !== 'skipped') Object.assign(stepReport, { outcome: 'skipped', skipReason: stop.reason, skipKind: stop.kind })
       return { stepReport, stop }
     }
     try {
       if (kind === 'control' && !this.control) {
         const reason = `needs the mock's control API (/_mock), which ${this.base} does not have`
-        stepReport.outcome = 'skipped'
-        stepReport.skipReason = reason
+        Object.assign(stepReport, { outcome: 'skipped', skipReason: reason, skipKind: 'control' })
         for (const name of Object.keys(step.capture ?? {})) uncaptured.set(name, step.name)
-        return finish(this.options.wait ? undefined : new Halt('skipped', reason))
+        return finish(this.options.wait ? undefined : new Halt('skipped', reason, 'control'))
       }
       if (kind === 'receive') {
         if (!this.receiverReachable || !this.receiver) {
           const reason = `needs the target to reach the runner's webhook receiver (a loopback target, or --receiver-url)`
-          stepReport.outcome = 'skipped'
-          stepReport.skipReason = reason
-          return finish(new Halt('skipped', reason))
+          Object.assign(stepReport, { outcome: 'skipped', skipReason: reason, skipKind: 'receiver' })
+          return finish(new Halt('skipped', reason, 'receiver'))
         }
         await this.receive(step as ReceiveStep, variables, key, stepReport)
         return finish()
       }
-      await this.call(step as OperationStep | PathStep | ControlStep, variables, identity, stepReport, cleanups)
-      return finish()
+      return finish(await this.call(step as OperationStep | PathStep | ControlStep, variables, identity, stepReport, residue))
     } catch (error) {
       if (!(error instanceof VariableError)) throw error
       const skippedStep = uncaptured.get(error.variable.split('.')[0] ?? '')
@@ -507,45 +451,64 @@ export class Runner {
         stepReport.failures.push(error.message)
       } else {
         stepReport.failures = []
-        stepReport.outcome = 'skipped'
-        stepReport.skipReason = `needs {{${error.variable}}}, which the skipped step "${skippedStep}" captures`
+        Object.assign(stepReport, { outcome: 'skipped', skipReason: `needs {{${error.variable}}}, which the skipped step "${skippedStep}" captures`, skipKind: 'control' })
         for (const name of Object.keys(step.capture ?? {})) uncaptured.set(name, step.name)
       }
       return finish()
     }
   }
 
-  /** An operation, path or control step: the request, then the contract and the expectations, retried while `poll` allows. */
-  private async call(step: OperationStep | PathStep | ControlStep, variables: Variables, identity: Identity, stepReport: StepReport, cleanups: Cleanup[]): Promise<void> {
+  /**
+   * An operation, path or control step: the request, then the contract and the expectations,
+   * retried while `poll` allows. Answers a Halt when a find found nothing and may skip.
+   */
+  private async call(step: OperationStep | PathStep | ControlStep, variables: Variables, identity: Identity, stepReport: StepReport, residue: ScenarioResidue | undefined): Promise<Halt | undefined> {
     const control = 'control' in step
     const role: Role = control ? 'none' : ((step as OperationStep).as ?? 'owner')
     const token = role === 'none' ? undefined : identity.tokens[role]
     const params = interpolate((step as OperationStep).params ?? {}, variables) as Record<string, unknown>
     const declared = 'operation' in step ? this.contracts.operation(step.operation) : control ? this.contracts.operation(step.control) : undefined
-    const method = declared?.method ?? (step as PathStep).method
+    let method = declared?.method ?? (step as PathStep).method
     const template = declared?.path ?? (step as PathStep).path
     const missing: string[] = []
-    const path = template.replace(/\{([A-Za-z_]+)\}/g, (_, name: string) => {
+    let path = template.replace(/\{([A-Za-z_]+)\}/g, (_, name: string) => {
       if (params[name] === undefined || params[name] === null) missing.push(name)
       return encodeURIComponent(String(params[name]))
     })
     if (missing.length > 0 && !('url' in step && step.url !== undefined)) {
       stepReport.failures.push(`params.${missing.join(', params.')} missing for ${template}`)
-      return
+      return undefined
     }
-    const op = declared ?? this.conformance.match(method, path)?.op
+    let op = declared ?? this.conformance.match(method, path)?.op
     stepReport.operationId = op?.id
     const query = new URLSearchParams()
     for (const [name, value] of Object.entries((interpolate((step as OperationStep).query ?? {}, variables) as Record<string, unknown>) ?? {})) {
       query.append(name, Array.isArray(value) ? value.map(String).join(',') : String(value))
     }
+    let json = step.body === undefined ? undefined : interpolate(step.body, variables)
+    let expectations = interpolate(step.expect ?? {}, variables) as Expect
+    // Where the API cannot delete what a create makes (an organisation), a spare an earlier run left is used instead.
+    if (residue && op?.id === 'organisations.create' && [expectations.status ?? 201].flat().every((status) => successful(status))) {
+      const spare = await this.spares.claim(token)
+      if (spare !== undefined) {
+        residue.reused(spare, token)
+        op = this.contracts.operation('organisations.update')
+        method = op.method
+        path = `/organisations/${encodeURIComponent(String(spare))}`
+        json = SpareOrganisations.reuseBody(json)
+        expectations = { ...expectations, status: 200 }
+        stepReport.operationId = op.id
+        stepReport.note = `organisation ${String(spare)} reused: a spare an earlier run left (the API cannot delete organisations), made what the create asks for with PATCH`
+      }
+    }
+    if (residue && op && !control) await residue.changing(op, token)
     let url = `${control ? `${this.origin}/_mock` : this.base}${path}${query.size > 0 ? `?${query.toString()}` : ''}`
     if ('url' in step && step.url !== undefined) {
       const given = String(interpolate(step.url, variables))
       const within = given.startsWith(`${this.base}/`) ? new URL(given).pathname.slice(new URL(this.base).pathname.length) : undefined
       if (within === undefined || this.conformance.match(method, within)?.op.id !== op?.id) {
         stepReport.failures.push(`url: ${given} is not ${op?.id ?? 'the operation'} under the target's API base ${this.base}`)
-        return
+        return undefined
       }
       url = given
     }
@@ -553,8 +516,7 @@ export class Runner {
     if (token) headers.Authorization = `Bearer ${token}`
     let body: string | FormData | undefined
     let bodyExcerpt: string | undefined
-    if (step.body !== undefined) {
-      const json = interpolate(step.body, variables)
+    if (json !== undefined) {
       body = JSON.stringify(json)
       bodyExcerpt = excerpt(json, 300)
       headers['Content-Type'] = 'application/json'
@@ -567,45 +529,94 @@ export class Runner {
     if ('headers' in step) {
       for (const [name, value] of Object.entries((interpolate(step.headers ?? {}, variables) as Record<string, unknown>) ?? {})) headers[name] = String(value)
     }
-    const expectations = interpolate(step.expect ?? {}, variables) as Expect
+    const find = 'find' in step ? step.find : undefined
     const poll: Poll | undefined = 'poll' in step && this.options.wait && !this.control ? step.poll : undefined
     const deadline = performance.now() + (poll?.timeout ?? 120) * 1000
+    const keep429 = [expectations.status].flat().includes(429)
     for (let attempt = 1; ; attempt++) {
       stepReport.failures = []
-      const exchange = await this.sendWaitingOutRateLimit(method, url, { headers, body, excerpt: bodyExcerpt }, expectations)
+      const exchange = await this.http.send(method, url, { headers, body, excerpt: bodyExcerpt, keep429 })
       Object.assign(stepReport, { method, url, request: exchange.requestExcerpt, status: exchange.answer?.status })
+      let halt: Halt | undefined
       if (!exchange.answer) {
         stepReport.failures.push(`no answer: ${exchange.error ?? 'unknown error'}`)
       } else {
         const answer = exchange.answer
         stepReport.response = `${answer.status} ${answer.text.length > 500 ? `${answer.text.slice(0, 500)}…` : answer.text}`.trim()
-        this.judge(op, method, answer, expectations, stepReport)
-        if (stepReport.failures.length === 0) {
-          this.capture(step.capture, { status: answer.status, body: answer.body, header: (name) => answer.headers.get(name) }, variables, stepReport)
-          if (op && successful(answer.status) && !control) this.remember(op, params, answer, token, cleanups)
+        this.judgeContract(op, method, answer, stepReport)
+        let view: View = answer
+        if (find && successful(answer.status)) {
+          const found = await this.find(find, url, answer, op, headers, variables, stepReport)
+          view = found.view
+          halt = found.halt
+        }
+        if (!halt) this.judgeExpectations(view, expectations, stepReport)
+        if (stepReport.failures.length === 0 && !halt) {
+          this.capture(step.capture, { status: view.status, body: view.body, header: (name) => view.headers.get(name) }, variables, stepReport)
+          if (op && residue && answer.status === 201) residue.created(op, params, answer, token, SAME_TEAM.includes(role) ? identity.tokens.owner : undefined)
+          if (op && residue && successful(answer.status)) residue.changed(op, json, token)
         }
       }
-      if (stepReport.failures.length === 0 || !poll || performance.now() + (poll.interval ?? 2) * 1000 > deadline) {
+      if (halt || stepReport.failures.length === 0 || !poll || performance.now() + (poll.interval ?? 2) * 1000 > deadline) {
         if (poll && stepReport.failures.length > 0) stepReport.failures.push(`still so after polling ${attempt} times for ${poll.timeout ?? 120} s`)
-        return
+        return halt
       }
       await new Promise((resolve) => setTimeout(resolve, (poll.interval ?? 2) * 1000))
     }
   }
 
   /**
-   * Sends a request; a 429 the step does not expect is waited out (Retry-After, at most
-   * RATE_LIMIT_WAIT_LIMIT_S each time, RATE_LIMIT_RETRIES times), since a real deployment limits
-   * the requests of a whole run, not of a scenario.
+   * Walks a list page by page while links.next names one, until `count` items match `where` (each
+   * page judged by its contract); the view is the first page with `data` narrowed to the matches. Too few: a failure,
+   * or with `missing` a skip of the rest of the scenario (the team holds no such data).
    */
-  private async sendWaitingOutRateLimit(method: string, url: string, init: Parameters<HttpClient['send']>[2], expectations: Expect): Promise<Exchange> {
-    const expects429 = [expectations.status].flat().includes(429)
-    for (let retry = 0; ; retry++) {
-      const exchange = await this.http.send(method, url, init)
-      if (exchange.answer?.status !== 429 || expects429 || retry >= RATE_LIMIT_RETRIES) return exchange
-      const seconds = Number(exchange.answer.headers.get('retry-after'))
-      await new Promise((resolve) => setTimeout(resolve, Math.min(Number.isFinite(seconds) && seconds > 0 ? seconds : 1, RATE_LIMIT_WAIT_LIMIT_S) * 1000))
+  private async find(
+    find: Find,
+    url: string,
+    first: Answer,
+    op: OperationContract | undefined,
+    headers: Record<string, string>,
+    variables: Variables,
+    stepReport: StepReport,
+  ): Promise<{ view: View; halt?: Halt }> {
+    const where = interpolate(find.where, variables) as Record<string, Matcher>
+    const wanted = find.count ?? 1
+    const maxPages = find.pages ?? 50
+    const matches = (item: unknown) => Object.entries(where).every(([path, matcher]) => mismatch(valueAt(item, path), matcher) === undefined)
+    const found: unknown[] = []
+    let page: Answer = first
+    let pages = 1
+    for (;;) {
+      const list = page.body as { data?: unknown; links?: { next?: unknown } | null } | undefined
+      if (!Array.isArray(list?.data)) break
+      found.push(...list.data.filter(matches))
+      // The next page is the step's own URL with page changed (what links.next names, but at the
+      // address the runner reaches the API by, whatever host the deployment writes into its links).
+      if (found.length >= wanted || pages >= maxPages || typeof list.links?.next !== 'string') break
+      const next = new URL(url)
+      next.searchParams.set('page', String(Number(next.searchParams.get('page') ?? 1) + 1))
+      url = next.toString()
+      const exchange = await this.http.send('GET', url, { headers })
+      pages++
+      if (!exchange.answer) {
+        stepReport.failures.push(`page ${pages} (${url}): no answer: ${exchange.error ?? 'unknown error'}`)
+        break
+      }
+      page = exchange.answer
+      const before = stepReport.failures.length
+      this.judgeContract(op, 'GET', page, stepReport)
+      stepReport.failures.splice(before, Infinity, ...stepReport.failures.slice(before).map((failure) => `page ${pages}: ${failure}`))
+      if (!successful(page.status)) {
+        stepReport.failures.push(`page ${pages} (${url}): status ${page.status}`)
+        break
+      }
     }
+    stepReport.note = `found ${found.length} of ${wanted} ${wanted === 1 ? 'item' : 'items'} matching ${excerpt(where)} in ${pages} ${pages === 1 ? 'page' : 'pages'}`
+    const view: View = { status: first.status, headers: first.headers, body: { ...(first.body as object), data: found } }
+    if (found.length >= wanted) return { view }
+    if (find.missing !== undefined) return { view, halt: new Halt('skipped', `no data in the team: ${find.missing}`, 'data') }
+    stepReport.failures.push(`find: ${stepReport.note}, looked for ${wanted}`)
+    return { view }
   }
 
   private form(upload: NonNullable<OperationStep['upload']>, variables: Variables, describe: (text: string) => void): FormData {
@@ -620,17 +631,21 @@ export class Runner {
     return form
   }
 
-  /** The contract's judgement of an answer, then the scenario's own expectations. */
-  private judge(op: OperationContract | undefined, method: string, answer: Answer, expectations: Expect, stepReport: StepReport): void {
+  /** The contract's judgement of an answer. */
+  private judgeContract(op: OperationContract | undefined, method: string, answer: Answer, stepReport: StepReport): void {
     const response = { status: answer.status, headers: answer.headers, body: answer.body, text: answer.text }
     const violations = op ? this.conformance.checkResponse(op, response) : ['HEAD', 'OPTIONS'].includes(method) ? [] : this.conformance.checkUnknownRoute(response)
     for (const violation of violations) stepReport.failures.push(`contract${op ? ` of ${op.id}` : ''}: ${violation.at}: ${violation.message}`)
+  }
+
+  /** The scenario's own expectations of an answer (or of a find's narrowed view of it). */
+  private judgeExpectations(view: View, expectations: Expect, stepReport: StepReport): void {
     const statuses = expectations.status === undefined ? undefined : Array.isArray(expectations.status) ? expectations.status : [expectations.status]
-    if (statuses ? !statuses.includes(answer.status) : !successful(answer.status)) {
-      stepReport.failures.push(`status: expected ${statuses ? statuses.join(' or ') : 'a 2xx'}, got ${answer.status}`)
+    if (statuses ? !statuses.includes(view.status) : !successful(view.status)) {
+      stepReport.failures.push(`status: expected ${statuses ? statuses.join(' or ') : 'a 2xx'}, got ${view.status}`)
     }
-    this.expectHeaders(expectations.headers, (name) => answer.headers.get(name), stepReport)
-    this.expectBody(expectations.body, answer.body, stepReport)
+    this.expectHeaders(expectations.headers, (name) => view.headers.get(name), stepReport)
+    this.expectBody(expectations.body, view.body, stepReport)
   }
 
   private expectHeaders(expected: Record<string, Matcher> | undefined, read: (name: string) => string | null | undefined, stepReport: StepReport): void {
@@ -661,24 +676,6 @@ export class Runner {
       if (!found.found) stepReport.failures.push(`capture ${name}: ${source} is absent`)
       else variables[name] = found.value
     }
-  }
-
-  /** What a real target must lose again at the end: each thing a POST made that a DELETE undoes. */
-  private remember(op: OperationContract, params: Record<string, unknown>, answer: Answer, token: string | undefined, cleanups: Cleanup[]): void {
-    if (this.control) return
-    const id = (answer.body as { id?: unknown } | undefined)?.id
-    const undo = id === undefined ? undefined : undoOperationOf(this.contracts, op)
-    if (!undo) return
-    const last = undo.pathParams[undo.pathParams.length - 1] as string
-    cleanups.push({ op: undo, params: { ...Object.fromEntries(Object.entries(params).map(([name, value]) => [name, String(value)])), [last]: String(id) }, token })
-  }
-
-  private async cleanUp(cleanups: Cleanup[], identity: Identity | undefined): Promise<void> {
-    for (const { op, params, token } of cleanups.reverse()) {
-      const path = op.path.replace(/\{([A-Za-z_]+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ''))
-      await this.http.send('DELETE', `${this.base}${path}`, { headers: { Accept: 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) } })
-    }
-    for (const team of identity?.teams ?? []) await this.http.send('DELETE', `${this.origin}/_mock/teams/${team}`, { headers: {} })
   }
 
   private async receive(step: ReceiveStep, variables: Variables, key: string, stepReport: StepReport): Promise<void> {

@@ -166,6 +166,7 @@ function contractProblems(scenario: Scenario, contracts: AjvContracts, samplesDi
     if ('operation' in step) {
       const op = contracts.operations.get(step.operation)
       if (!op || op.surface !== 'api') problems.push(`${at}.operation: no API operation ${step.operation} in contracts/operations`)
+      else if (step.find && !op.paged) problems.push(`${at}.find: ${step.operation} is not a paged list`)
     }
     if ('control' in step) {
       const op = contracts.operations.get(step.control)

@@ -77,7 +77,7 @@ export async function verify(request: VerifyRequest): Promise<number> {
       receiverUrl: request.receiverUrl,
       receiverPort: request.receiverPort,
       samplesDir: request.samplesDir,
-      onSelected: (selected) => (reporter = new ConsoleReporter({ stream: out, total: selected.length })),
+      onSelected: (selected) => (reporter = new ConsoleReporter({ stream: out, total: selected.length + (request.readOnly ? 1 : 0) })),
       onScenarioStart: (scenario) => reporter?.started(scenario),
       onScenarioEnd: (report) => reporter?.ended(report),
     })

@@ -13,6 +13,14 @@ import type { KernelEnv } from './env.ts'
 import { authorityOfUrl, hostName, type HostAllowList } from './hosts.ts'
 import { json } from './respond.ts'
 
+/**
+ * No page of the mock may be shown in another page's frame (clickjacking: a click on the consent
+ * page's Grant, or the dashboard's buttons, made through an invisible frame): CSP's frame-ancestors
+ * for the browsers that know it, X-Frame-Options for the rest. Every HTML page sends both.
+ */
+export const NO_FRAMING = "frame-ancestors 'none'"
+export const NO_FRAMING_HEADERS = { 'content-security-policy': NO_FRAMING, 'x-frame-options': 'DENY' } as const
+
 export interface BrowserOptions {
   /** Answer CORS requests at all (false: no CORS headers anywhere; cross-origin control requests are still refused). */
   cors: boolean
@@ -84,7 +92,8 @@ export function crossOrigin(request: Request): boolean {
 
 /** Refuses, before anything else, a request whose Host (or absolute URL) names a host the mock does not answer to. */
 export function hostCheck(hosts: HostAllowList, allowed: ReturnType<typeof hostVerdict> = hostVerdict(hosts)): MiddlewareHandler<KernelEnv<any>> {
-  const known = ['localhost', '127.0.0.1', '[::1]', ...hosts.extra]
+  // The address it is bound to (127.0.0.1 by default) is among the allowed names: each is listed once.
+  const known = [...new Set(['localhost', '127.0.0.1', '[::1]', ...hosts.extra])]
   const listed = `${known.slice(0, -1).join(', ')} and ${known.at(-1) as string}`
   return (c, next) => {
     if (allowed(c.req.url, c.env)) return next()

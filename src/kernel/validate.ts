@@ -95,6 +95,11 @@ function describe(error: ErrorObject, data: unknown): [string, string] {
     const key = [path, params.missingProperty as string].filter(Boolean).join('.')
     return [key, `The ${attributeName(key)} field is required.`]
   }
+  // Before the body-wide messages: a key the body may not have is named wherever it is, the top level included.
+  if (error.keyword === 'additionalProperties') {
+    const key = [path, params.additionalProperty as string].filter(Boolean).join('.')
+    return [key, `The ${attributeName(key)} field is not allowed.`]
+  }
   if (path === '') return ['errors', describeBody(error.keyword, params)]
   const attribute = attributeName(path)
   switch (error.keyword) {
@@ -130,10 +135,6 @@ function describe(error: ErrorObject, data: unknown): [string, string] {
       return [path, `The ${attribute} field has a duplicate value.`]
     case 'minProperties':
       return [path, `The ${attribute} field must not be empty.`]
-    case 'additionalProperties': {
-      const key = `${path}.${String(params.additionalProperty)}`
-      return [key, `The ${attributeName(key)} field is not allowed.`]
-    }
     default:
       return [path, `The ${attribute} field is invalid.`]
   }

@@ -3,6 +3,7 @@
 // (errors.ts), so they are plain Hono routes rather than operations of the gate (kernel/operation.ts).
 import { Hono, type Context } from 'hono'
 import type { Services } from '../context.ts'
+import { NO_FRAMING_HEADERS } from '../kernel/browsers.ts'
 import { cameOffSocket, DEFAULT_MAX_BODY_BYTES, readBodyText } from '../kernel/body.ts'
 import type { KernelEnv } from '../kernel/env.ts'
 import { HttpError } from '../kernel/errors.ts'
@@ -68,7 +69,8 @@ export function oauthRoutes(app: Hono<KernelEnv<Services>>, services: Services, 
   app.get('/authorize', (c) => {
     const params = paramsOf(new URL(c.req.url).searchParams)
     const { client, redirectUri } = checkAuthorizationRequest(services, params)
-    return html(c, consentPage(services.store, { client, redirectUri, state: params.state }), 200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' })
+    // Only the frame protection of the UI's policy: its form-action 'self' would stop the form's redirect to the client.
+    return html(c, consentPage(services.store, { client, redirectUri, state: params.state }), 200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', ...NO_FRAMING_HEADERS })
   })
 
   app.post('/authorize', async (c) => {

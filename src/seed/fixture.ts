@@ -7,6 +7,7 @@ import { describeErrors } from '../contracts/load.ts'
 import { fixturesDir } from '../paths.ts'
 import type { Role } from '../kernel/roles.ts'
 import type { GenerateCounts } from './generate.ts'
+import type { WebhookRow } from '../resources/webhooks/index.ts'
 
 export interface WorldFixture {
   seed: number
@@ -29,6 +30,8 @@ export interface WorldFixture {
   tokens: Array<{ token: string; user: string; team: string; name: string; state?: 'active' | 'revoked' | 'expired' }>
   /** API clients of the OAuth 2.0 flow (src/oauth/). */
   oauth_clients: Array<{ name: string; client_id: string; client_secret: string; redirect_uris: string[] }>
+  /** Webhooks a team set up before the epoch: disabled, since their endpoints never answered (nothing is delivered to them). */
+  webhooks?: Array<{ team: string; uuid: string; url: string; secret: string; events: WebhookRow['events']; created_at: string }>
 }
 
 function readJson(path: string): unknown {
@@ -53,6 +56,9 @@ export function checkWorldFixture(contracts: AjvContracts, dir = fixturesDir): v
   const userKeys = new Set(world.users.map((user) => user.key))
   for (const user of world.users) {
     for (const { team } of user.memberships) if (!teamKeys.has(team)) throw new Error(`fixtures: user ${user.key} joins unknown team ${team}`)
+  }
+  for (const webhook of world.webhooks ?? []) {
+    if (!teamKeys.has(webhook.team)) throw new Error(`fixtures: webhook ${webhook.uuid} belongs to unknown team ${webhook.team}`)
   }
   for (const token of world.tokens) {
     const user = world.users.find((u) => u.key === token.user)

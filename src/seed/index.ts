@@ -77,6 +77,11 @@ export function seedWorld(fixture: WorldFixture, seed = fixture.seed): WorldData
     const state = store.team(teamIds.get(team.key) as number) as Team
     generateTeamData(seededFaker(seed * 104_729 + index), store, state, team.domain, team.generate, epoch)
   })
+  // A webhook whose endpoint never answered is disabled after 10 failed payloads (FACTS.md "Webhooks"): seeded so, nothing is sent to it.
+  for (const webhook of fixture.webhooks ?? []) {
+    const { team, ...fields } = webhook
+    ;(store.team(teamIds.get(team) as number) as Team).webhooks.insert({ id: store.nextId('webhook'), ...fields, events: [...fields.events], is_enabled: false, failures: 10, updated_at: fields.created_at })
+  }
 
   const tokenCreated = toTimestamp(new Date(epoch.getTime() - 30 * DAY))
   for (const token of fixture.tokens) {

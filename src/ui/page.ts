@@ -5,6 +5,7 @@
 import type { Context } from 'hono'
 import { html, raw } from 'hono/html'
 import type { HtmlEscapedString } from 'hono/utils/html'
+import { NO_FRAMING, NO_FRAMING_HEADERS } from '../kernel/browsers.ts'
 
 export type Html = HtmlEscapedString
 
@@ -31,13 +32,14 @@ const CONTENT_SECURITY_POLICY = [
   "connect-src 'self'",
   "form-action 'self'",
   "base-uri 'none'",
-  "frame-ancestors 'none'",
+  NO_FRAMING,
 ].join('; ')
 
 export const PAGE_HEADERS = {
   'content-type': 'text/html; charset=utf-8',
   'cache-control': 'no-store',
   'content-security-policy': CONTENT_SECURITY_POLICY,
+  'x-frame-options': NO_FRAMING_HEADERS['x-frame-options'],
   'x-content-type-options': 'nosniff',
   // same-origin, not no-referrer: with no-referrer a browser sends `Origin: null` on the pages' own
   // form posts, which the control API refuses as it refuses any page it does not know (kernel/browsers.ts).

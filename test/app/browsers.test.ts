@@ -131,6 +131,14 @@ describe('the Host check', () => {
     expect(teams()).toBe(before)
   })
 
+  it.each([['127.0.0.1'], ['::1'], ['localhost'], ['127.0.0.1', 'ivs-mock', 'ivs-mock']].map((hosts) => ({ hosts })))('names each host once when the bound address or an allowed name is a loopback one: $hosts', async ({ hosts: allowedHosts }) => {
+    const { mock } = mockWith({ allowedHosts })
+    const refused = await mock.app.request('http://other:4010/api/v2/status')
+    expect(refused.status).toBe(421)
+    const extra = allowedHosts.includes('ivs-mock') ? ', [::1] and ivs-mock' : ' and [::1]'
+    expect(((await refused.json()) as { message: string }).message).toContain(`only to localhost, 127.0.0.1${extra}. `)
+  })
+
   it('answers the allowed names too, and any name with *', async () => {
     const { mock } = mockWith({ allowedHosts: ['ivs-mock', '192.0.2.10'] })
     for (const host of ['ivs-mock:4010', '192.0.2.10:4010', 'IVS-MOCK']) {

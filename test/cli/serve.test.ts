@@ -88,6 +88,23 @@ describe('ivs-mock serve', () => {
     expect(await server.stop()).toBe(0)
   })
 
+  it('serves without the control API with --no-control (or IVS_NO_CONTROL), as a real deployment does', async () => {
+    for (const [args, env] of [[['--no-control'], {}], [[], { IVS_NO_CONTROL: 'true' }]] as const) {
+      const server = await start(['--port', '0', ...args], env)
+      expect(server.output).toContain('Control  off (--no-control): /_mock answers 404, as on a real deployment')
+      for (const path of ['/_mock/clock', '/_mock/openapi.json', '/_mock/teams']) {
+        const res = await fetch(`${server.origin}${path}`)
+        expect({ path, status: res.status, body: await res.json() }).toEqual({ path, status: 404, body: { error: 'Not Found.' } })
+      }
+      const res = await fetch(`${server.origin}/api/v2/clients?limit=1`, { headers: auth })
+      expect(res.status).toBe(200)
+      expect(await server.stop()).toBe(0)
+    }
+    const kept = await start(['--port', '0', '--no-control', 'false'])
+    expect((await fetch(`${kept.origin}/_mock/clock`)).status).toBe(200)
+    await kept.stop()
+  })
+
   it('takes the port from PORT and options from their environment variables', async () => {
     const port = await freePort()
     const server = await start([], { PORT: String(port), IVS_RATE_LIMIT: '7' })

@@ -132,7 +132,7 @@ describe('PUT /_mock/cases/{id}/assignees', () => {
       [{ team_members: 'everyone' }, { team_members: ['The team members field must be an array.'] }],
       [{ team_members: ['x'] }, { 'team_members.0': ['The team members field must be an integer.'] }],
       [{ team_members: Array.from({ length: 26 }, (_, i) => i + 1) }, { team_members: ['The team members field must not have more than 25 items.'] }],
-      [{ team_members: [], extra: 1 }, { errors: ['The request body is invalid.'] }],
+      [{ team_members: [], extra: 1 }, { extra: ['The extra field is not allowed.'] }],
     ]
     for (const [body, errors] of bodies) {
       const res = await mock.control.put(`/cases/${row.id}/assignees`, body)

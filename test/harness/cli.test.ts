@@ -48,15 +48,23 @@ describe('ivs-mock verify', () => {
     const result = await verify(['--scenarios', suite, '--junit', join(folder, 'report.xml'), '--json', join(folder, 'report.json')])
     expect(result.stderr).toBe('')
     const lines = result.stdout.trimEnd().split('\n')
-    expect(lines.slice(0, -1).map((line) => line.replace(/ \(\d+ ms\)$/, '')).sort()).toEqual([
+    const summary = lines.indexOf('4 passed, 0 failed, 0 skipped')
+    expect(lines[summary - 1]).toMatch(/^Requests: \d+$/)
+    expect(lines.slice(0, summary - 1).map((line) => line.replace(/ \(\d+ ms\)$/, '')).sort()).toEqual([
       '✓ A client is created, read back and refused without a name',
       '✓ A read-only member cannot create a client',
       '✓ A webhook pointed at the runner receives a signed client.created',
       "✓ The token is checked and the mock's clock read",
     ])
-    expect(lines.at(-1)).toBe('4 passed, 0 failed, 0 skipped')
+    // The table of the 99 operations follows, and the count of those reached ends the output.
+    expect(lines[summary + 1]).toBe('Operations (99):')
+    expect(lines.slice(summary + 2, -1)).toHaveLength(99)
+    expect(lines).toContainEqual(expect.stringMatching(/^ {2}✓ clients\.create +POST \/clients +passed \(\d+ answers?\)$/))
+    expect(lines).toContainEqual(expect.stringMatching(/^ {2}- attachments\.redact +PUT \/attachments\/\{id\}\/redact +not reached: no scenario calls it$/))
+    expect(lines.at(-1)).toBe('4 of 99 operations reached, 0 failed')
     expect(result.code).toBe(0)
-    expect(await readFile(join(folder, 'report.xml'), 'utf8')).toContain('<testsuites tests="4" failures="0" errors="0" skipped="0">')
+    expect(await readFile(join(folder, 'report.xml'), 'utf8')).toContain('<testsuite name="ivs-mock verify" time="')
+    expect(await readFile(join(folder, 'report.xml'), 'utf8')).toMatch(/ tests="4" failures="0" errors="0" skipped="0">/)
     const json = JSON.parse(await readFile(join(folder, 'report.json'), 'utf8'))
     expect(json.scenarios.map((scenario: any) => scenario.outcome)).toEqual(['passed', 'passed', 'passed', 'passed'])
   })
@@ -70,7 +78,9 @@ describe('ivs-mock verify', () => {
     const result = await verify(['--scenarios', folder, '--grep', 'wrong'])
     expect(result.stdout).toContain(`✗ A wrong expectation (${join(folder, 'wrong.yaml')})\n    step 1 "check the token" (status.get)\n`)
     expect(result.stdout).toContain('      - status: expected 200, got 204\n')
-    expect(result.stdout.trimEnd().split('\n').at(-1)).toBe('0 passed, 1 failed, 0 skipped')
+    expect(result.stdout).toContain('\n0 passed, 1 failed, 0 skipped\nOperations (99):\n')
+    expect(result.stdout).toMatch(/\n {2}✗ status\.get +GET \/status +failed \(1 answer\)\n/)
+    expect(result.stdout.trimEnd().split('\n').at(-1)).toBe('1 of 99 operations reached, 1 failed')
     expect(result.code).toBe(1)
   })
 

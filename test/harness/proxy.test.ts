@@ -2,125 +2,18 @@
 // upstream: in front of the mock, traffic passes through byte for byte with bounded memory; in front
 // of a deliberately wrong server, the answers' violations are reported; the reports are written on
 // SIGTERM; --record writes the session as a scenario.
-import { spawn, type ChildProcess } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
-import { tmpdir } from 'node:os'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import type { IncomingHttpHeaders } from 'node:http'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { parse as parseYaml } from 'yaml'
 import { IVS_MOCK_BIN as BIN, runToExit } from '../support/process.ts'
+import { MB, proxyProcesses, send } from '../support/proxy.ts'
 
-const MB = 1024 * 1024
 const OWNER = 'Bearer ivs_acme_owner'
 
-const running = new Set<ChildProcess>()
-const servers: Server[] = []
-const folders: string[] = []
-afterEach(() => {
-  for (const child of running) child.kill('SIGKILL')
-  running.clear()
-  for (const server of servers.splice(0)) {
-    server.closeAllConnections()
-    server.close()
-  }
-  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true })
-})
-
-function tempFolder(): string {
-  const folder = mkdtempSync(join(tmpdir(), 'ivs-proxy-'))
-  folders.push(folder)
-  return folder
-}
-
-/** Starts `ivs-mock <args>` and resolves with the origin it prints once `ready` matches its output. */
-function start(args: string[], ready: RegExp): Promise<{ child: ChildProcess; origin: string; output: () => string }> {
-  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
-  running.add(child)
-  let output = ''
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`not ready within 30 s: ${output}`)), 30_000)
-    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()))
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString()
-      const match = ready.exec(output)
-      if (match) {
-        clearTimeout(timer)
-        resolve({ child, origin: match[1] as string, output: () => output })
-      }
-    })
-    child.on('exit', (code) => {
-      clearTimeout(timer)
-      reject(new Error(`exited with ${code}: ${output}`))
-    })
-  })
-}
-
-const startMock = () => start(['serve', '--port', '0', '--scan-delay', '0'], /listening on (http:\/\/[^/\s]+)\/api\/v2[\s\S]*Try/)
-const startProxy = (upstream: string, ...args: string[]) => start(['proxy', '--upstream', upstream, '--port', '0', ...args], /listening on (http:\/\/\S+) ->/)
-
-/** Sends SIGTERM and waits for the exit code. */
-function stop(child: ChildProcess): Promise<number | null> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('did not exit within 20 s of SIGTERM')), 20_000)
-    child.once('exit', (code) => {
-      clearTimeout(timer)
-      running.delete(child)
-      resolve(code)
-    })
-    child.kill('SIGTERM')
-  })
-}
-
-interface Answer {
-  status: number
-  headers: IncomingHttpHeaders
-  /** The body's bytes when kept (small bodies), and always its SHA-256 and size. */
-  text: string
-  sha256: string
-  size: number
-}
-
-/** One request over a real socket; the body may be generated chunk by chunk (with backpressure). The answer is hashed as it streams. */
-function send(origin: string, method: string, path: string, options: { headers?: Record<string, string>; body?: string | Iterable<Uint8Array> } = {}): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(`${origin}${path}`, { method, headers: options.headers }, (res) => {
-      const hash = createHash('sha256')
-      const kept: Buffer[] = []
-      let size = 0
-      res.on('data', (chunk: Buffer) => {
-        hash.update(chunk)
-        size += chunk.length
-        if (size <= MB) kept.push(chunk)
-      })
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(kept).toString('utf8'), sha256: hash.digest('hex'), size }))
-      res.on('error', reject)
-    })
-    req.on('error', reject)
-    const body = options.body
-    if (body === undefined || typeof body === 'string') {
-      req.end(body)
-      return
-    }
-    const chunks = body[Symbol.iterator]()
-    const pump = () => {
-      for (;;) {
-        const next = chunks.next()
-        if (next.done) {
-          req.end()
-          return
-        }
-        if (!req.write(next.value)) {
-          req.once('drain', pump)
-          return
-        }
-      }
-    }
-    pump()
-  })
-}
+const { running, startMock, startProxy, stop, tempFolder, upstream } = proxyProcesses()
 
 const json = (body: unknown) => ({ headers: { Authorization: OWNER, 'Content-Type': 'application/json' }, body: JSON.stringify(body) })
 
@@ -231,8 +124,8 @@ describe('in front of the mock', () => {
 })
 
 /** A server that gets the API wrong on purpose. */
-async function wrongServer(): Promise<string> {
-  const server = createServer((req, res) => {
+function wrongServer(): Promise<string> {
+  return upstream((req, res) => {
     if (req.method === 'GET' && req.url === '/api/v2/clients/7') {
       res.writeHead(200, { 'content-type': 'application/json' })
       res.end(JSON.stringify({ object: 'client', id: 'seven' }))
@@ -245,9 +138,6 @@ async function wrongServer(): Promise<string> {
       res.end('<h1>nope</h1>')
     }
   })
-  servers.push(server)
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`
 }
 
 describe('in front of a deliberately wrong server', () => {

@@ -37,7 +37,7 @@ afterAll(() => target.close())
 const header = 'contract of team.get: header X-RateLimit-Remaining: missing or not a whole number (plenty)'
 
 describe('reports', () => {
-  it('prints a line per scenario, the failure details, and the summary last', () => {
+  it('prints a line per scenario, the failure details, whom it acted as, what it left, the summary and the operations table last', () => {
     const lines = consoleText.trimEnd().split('\n')
     expect(lines[0]).toBe('✗ The team is read (test/harness/fixtures/divergence/header.yaml)')
     expect(lines[1]).toBe('    step 1 "read the team" (team.get)')
@@ -46,13 +46,21 @@ describe('reports', () => {
     expect(lines[4]).toBe(`      - ${header}`)
     expect(lines[5]).toMatch(/^✓ The user reads themselves \(\d+ ms\)$/)
     expect(lines[6]).toBe(`- The token is checked and the mock's clock read (skipped: needs the mock's control API (/_mock), which ${target.base} does not have)`)
-    expect(lines.at(-1)).toBe('1 passed, 1 failed, 1 skipped')
-    expect(lines).toHaveLength(8)
+    expect(lines[7]).toMatch(/^Acted in team .+ \(\d+\); tokens for owner: .+ \(\d+\)$/)
+    expect(lines[8]).toMatch(/^Requests: \d+$/)
+    expect(lines[9]).toBe('Left behind: nothing')
+    expect(lines[10]).toBe('1 passed, 1 failed, 1 skipped')
+    expect(lines[11]).toBe('Operations (99):')
+    expect(lines.slice(12, -1)).toHaveLength(99)
+    expect(lines).toContainEqual(expect.stringMatching(/^ {2}✗ team\.get +GET \/team +failed \(1 answer\)$/))
+    expect(lines).toContainEqual(expect.stringMatching(/^ {2}✓ status\.get +GET \/status +passed \(2 answers\)$/))
+    expect(lines).toContainEqual(expect.stringMatching(/^ {2}- clients\.list +GET \/clients +not reached: no scenario calls it$/))
+    expect(lines.at(-1)).toBe('3 of 99 operations reached, 1 failed')
   })
 
   it('writes JUnit XML with one test case per scenario, the failure and the skip', () => {
     const xml = junitXml(report)
-    expect(xml).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites tests="3" failures="1" errors="0" skipped="1">/)
+    expect(xml).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites tests="102" failures="2" errors="0" skipped="97">/)
     expect(xml).toMatch(/<testsuite name="ivs-mock verify" time="[\d.]+" tests="3" failures="1" errors="0" skipped="1">/)
     expect(xml).toContain(`<property name="base" value="${target.base}"/>`)
     expect(xml).toMatch(/<testcase classname="test\/harness\/fixtures\/divergence\/header" name="The team is read" file="test\/harness\/fixtures\/divergence\/header.yaml" time="[\d.]+">/)
@@ -60,11 +68,17 @@ describe('reports', () => {
     expect(xml).toContain(`  - ${header}]]></failure>`)
     expect(xml).toMatch(/<testcase classname="test\/harness\/fixtures\/divergence\/untouched" name="The user reads themselves" file="[^"]+" time="[\d.]+"\/>/)
     expect(xml).toMatch(/<testcase classname="test\/harness\/fixtures\/suite\/clock" name="The token is checked and the mock's clock read" file="[^"]+" time="[\d.]+">\s*<skipped\/>\s*<system-out><!\[CDATA\[skipped: needs the mock's control API/)
+    // The operations as a suite of their own, one test case each, with the count line as a property.
+    expect(xml).toMatch(/<testsuite name="operations" tests="99" failures="1" errors="0" skipped="96">\s*<properties>\s*<property name="summary" value="3 of 99 operations reached, 1 failed"\/>/)
+    expect(xml).toContain('<testcase classname="operations" name="team.get (GET /team)">')
+    expect(xml).toMatch(/<testcase classname="operations" name="clients.list \(GET \/clients\)">\s*<skipped\/>\s*<system-out><!\[CDATA\[not reached: no scenario calls it\]\]><\/system-out>/)
   })
 
   it('writes JSON with every scenario and step: operationId, status, outcome and failures', () => {
     const json = JSON.parse(jsonReport(report))
     expect({ passed: json.passed, failed: json.failed, skipped: json.skipped, base: json.base, control: json.control }).toEqual({ passed: 1, failed: 1, skipped: 1, base: target.base, control: false })
+    expect({ reached: json.reached, operationsFailed: json.operationsFailed, count: json.operations.length, leftBehind: json.leftBehind }).toEqual({ reached: 3, operationsFailed: 1, count: 99, leftBehind: [] })
+    expect(json.operations.find((entry: any) => entry.operationId === 'team.me.get')).toEqual({ operationId: 'team.me.get', method: 'GET', path: '/team/me', outcome: 'passed', answered: 1, succeeded: 1 })
     expect(
       json.scenarios.map((scenario: any) => ({
         name: scenario.name,

@@ -26,7 +26,8 @@ export async function startTarget(wrapper?: Wrapper): Promise<Target> {
   return {
     mock,
     base: `http://127.0.0.1:${port}/api/v2`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    // Its uploads folder goes with it: the tests leave nothing in the temp dir.
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())).then(() => mock.services.blobs.dispose()),
   }
 }
 

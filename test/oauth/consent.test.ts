@@ -44,6 +44,22 @@ describe('GET /oauth/authorize', () => {
     expect(page).not.toMatch(/<script|<link|src=|https?:\/\/(?!127\.0\.0\.1:8080\/callback)/)
   })
 
+  it('cannot be framed by another page: the frame protection of every other page (CSP frame-ancestors, X-Frame-Options)', async () => {
+    const perform = await mock.api().post('/records', { client: 3, steps: [{ type: 'check.watchlist' }], notification: false })
+    expect(perform.status, perform.text).toBe(201)
+    const pages = ['/_mock/ui', '/docs', new URL(perform.body.perform_url as string).pathname]
+    for (const path of pages) {
+      const res = await mock.app.request(path)
+      expect(res.status, path).toBe(200)
+      expect(res.headers.get('content-security-policy'), path).toContain("frame-ancestors 'none'")
+      expect(res.headers.get('x-frame-options'), path).toBe('DENY')
+    }
+    const consent = await consentPage(mock, REQUEST)
+    expect(consent.status).toBe(200)
+    expect(consent.headers.get('content-security-policy')).toContain("frame-ancestors 'none'")
+    expect(consent.headers.get('x-frame-options')).toBe('DENY')
+  })
+
   it('lists only current members: someone who left is not offered', async () => {
     const team = mock.newTeam()
     const membership = team.team.membership(team.users.member.id)

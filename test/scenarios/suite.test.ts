@@ -37,6 +37,7 @@ describe('the scenario suite against the mock', () => {
 
   afterAll(async () => {
     await new Promise((resolve) => server.close(resolve))
+    mock.services.blobs.dispose()
   })
 
   it('runs every scenario with the control API (none skipped)', () => {

@@ -72,6 +72,27 @@ describe.skipIf(!RUN_BROWSER_TESTS)(`OAuth consent page in Chromium${RUN_BROWSER
     await page.close()
   })
 
+  test('another site cannot frame it (clickjacking): the frame stays empty, while the same site frames a page without protection', async () => {
+    const framed = (src: string, title: string) => `<iframe title="${title}" src="${src.replace(/&/g, '&amp;')}" width="600" height="400"></iframe>`
+    const site = await startReceiver(() => ({
+      status: 200,
+      headers: { 'content-type': 'text/html' },
+      body: `<!doctype html><html lang="en"><title>Another site</title>${framed(authorizeUrl('state-framed-1'), 'consent')}${framed(redirectUri, 'callback')}</html>`,
+    }))
+    try {
+      const page = await browser.page()
+      await page.goto(site.url)
+      const callbackFrame = page.frameLocator('iframe[title="callback"]')
+      await expect(callbackFrame.locator('p').textContent()).resolves.toBe('Back in the integration')
+      const frames = page.frames().filter((frame) => frame !== page.mainFrame())
+      expect(frames).toHaveLength(2)
+      for (const frame of frames) await expect(frame.locator('#grant').count()).resolves.toBe(0)
+      await page.close()
+    } finally {
+      await site.close()
+    }
+  })
+
   test('the consent page loads nothing from the network', () => {
     expect(browser.offLoopback).toEqual([])
   })

@@ -1,0 +1,89 @@
+// What a run reports, as data: each scenario with its steps, each API operation with its outcome,
+// and what the run left on the target. The runner makes it; the console, JUnit and JSON reports and
+// the coverage table read it.
+import type { RateLimitWaits } from './http.ts'
+import type { LeftBehind } from './residue.ts'
+
+export type Outcome = 'passed' | 'failed' | 'skipped'
+
+/**
+ * Why a step did not run, in kinds the coverage table names: the control API is missing, a role has
+ * no token, the team holds no such data, the scenario needs a team of its own (tag fresh-team), the
+ * target cannot reach the webhook receiver, or an earlier step (or scenario, with --bail) failed.
+ */
+export type SkipKind = 'control' | 'token' | 'data' | 'fresh-team' | 'receiver' | 'not-run'
+
+export interface StepReport {
+  name: string
+  kind: 'operation' | 'path' | 'control' | 'receive'
+  /** The operation the request reached (undefined for a receive step or an unknown route). */
+  operationId?: string
+  method?: string
+  url?: string
+  /** The HTTP status of the answer (undefined when there was none). */
+  status?: number
+  outcome: Outcome
+  /** Why the step failed: one message per difference. */
+  failures: string[]
+  skipReason?: string
+  skipKind?: SkipKind
+  /** What the runner did beyond the step's own request: a spare organisation reused, the pages a find walked. */
+  note?: string
+  /** What was sent and what came back, in short (for failure reports). */
+  request?: string
+  response?: string
+  durationMs: number
+}
+
+export interface ScenarioReport {
+  name: string
+  file: string
+  description: string
+  tags: string[]
+  outcome: Outcome
+  skipReason?: string
+  skipKind?: SkipKind
+  /** Failures outside the steps (a fresh team that could not be made). */
+  failures: string[]
+  steps: StepReport[]
+  /** On a target without the control API: what the scenario left there, and why. */
+  leftBehind: LeftBehind[]
+  durationMs: number
+}
+
+export interface RunReport {
+  base: string
+  /** Whether the target had the mock's control API. */
+  control: boolean
+  startedAt: string
+  durationMs: number
+  passed: number
+  failed: number
+  skipped: number
+  scenarios: ScenarioReport[]
+  /** On a target without the control API: the team and the users the tokens act as (learnt from the API). */
+  target?: string
+  readOnly: boolean
+  /** The requests the run sent, and how often and how long it waited out the target's rate limit. */
+  rateLimited: RateLimitWaits
+  /** What the run left on the target (nothing on the mock, whose fresh teams are dropped), and why. */
+  leftBehind: LeftBehind[]
+  /** Every API operation: passed, failed, or not reached and why. */
+  operations: OperationOutcome[]
+  /** Operations reached (an answer judged), and of those, failed. */
+  reached: number
+  operationsFailed: number
+}
+
+/** An API operation in a run: passed, failed, or not reached and why. */
+export interface OperationOutcome {
+  operationId: string
+  method: string
+  path: string
+  outcome: 'passed' | 'failed' | 'not reached'
+  /** Steps that got an answer from it, and of those a 2xx (the rest were refusals: 4xx the scenario asked for). */
+  answered: number
+  succeeded: number
+  /** Why it was not reached. */
+  reason?: string
+}
