@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { projectRoot } from '../../src/paths.ts'
-import { chainsOf, readSnippets, type Snippet } from '../support/snippets.ts'
+import { chainsOf, departure, jsonValues, outputsOf, readSnippets, type Snippet } from '../support/snippets.ts'
 
 const DOCS = ['README.md', ...readdirSync(join(projectRoot, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)]
 /** What a block may take before it fails: a verify run of every scenario takes the longest. */
@@ -21,6 +21,8 @@ const BLOCK_TIMEOUT_MS = 120_000
 const CLONE_FOLDERS = ['fixtures', 'scenarios', 'contracts', 'examples']
 /** Where a port is named: a URL's host, --port, PORT=, -p host:container. */
 const PORT_PLACES = /((?:127\.0\.0\.1|localhost):|--port[ =]|\bPORT=|-p )(\d{4,5})\b/g
+/** Where a block starts a server on a port: those ports (and the mock's 4010) move; any other (a redirect URL's) stays. */
+const SERVER_PORTS = /(?:--port[ =]|\bPORT=|-p )(\d{4,5})\b/g
 
 const freePort = () =>
   new Promise<number>((resolve, reject) => {
@@ -46,7 +48,7 @@ function run(command: string, args: string[], options: { cwd: string; env: NodeJ
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
     const timer = setTimeout(() => {
       output += `\n(stopped after ${options.timeoutMs / 1000} s)`
-      stopGroup(child)
+      void stopGroup(child)
     }, options.timeoutMs)
     child.on('close', (code) => {
       clearTimeout(timer)
@@ -55,13 +57,24 @@ function run(command: string, args: string[], options: { cwd: string; env: NodeJ
   })
 }
 
-function stopGroup(child: ChildProcess): void {
-  if (child.pid === undefined || child.exitCode !== null) return
-  try {
-    process.kill(-child.pid, 'SIGTERM')
-  } catch {
-    // Already gone.
+/** Stops a process group (what a block started goes with it); resolves once its leader has exited, killing it after 10 s. */
+function stopGroup(child: ChildProcess): Promise<void> {
+  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return Promise.resolve()
+  const signal = (name: NodeJS.Signals) => {
+    try {
+      process.kill(-(child.pid as number), name)
+    } catch {
+      // Already gone.
+    }
   }
+  return new Promise((resolve) => {
+    const kill = setTimeout(() => signal('SIGKILL'), 10_000)
+    child.once('close', () => {
+      clearTimeout(kill)
+      resolve()
+    })
+    signal('SIGTERM')
+  })
 }
 
 /** Starts a command in its own process group and waits until its output shows `ready`. */
@@ -70,7 +83,7 @@ function startUntil(command: string, args: string[], ready: string | RegExp, opt
     const child = spawn(command, args, { cwd: options.cwd, env: options.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
     let output = ''
     const timer = setTimeout(() => {
-      stopGroup(child)
+      void stopGroup(child)
       reject(new Error(`not ready after ${options.timeoutMs / 1000} s (waiting for ${String(ready)}):\n${output}`))
     }, options.timeoutMs)
     const seen = (chunk: Buffer) => {
@@ -115,20 +128,21 @@ function projectFolder(): string {
 
 describe.each(DOCS)('%s', (doc) => {
   const snippets = readSnippets(projectRoot, doc)
-  const chains = chainsOf(snippets.filter((snippet) => snippet.file === undefined))
+  const chains = chainsOf(snippets)
+  const outputs = outputsOf(snippets)
   let folder: string
   let mock: ChildProcess | undefined
   const running: ChildProcess[] = []
   const ports = new Map<number, number>()
   let env: NodeJS.ProcessEnv
 
-  /** The block as it runs here: its ports moved to free ones, the mock's 4010 to the mock's. */
+  /** The block as it runs here: the ports it starts servers on moved to free ones, the mock's 4010 to the mock's. */
   async function localised(code: string): Promise<string> {
-    for (const [, , number] of code.matchAll(PORT_PLACES)) {
+    for (const [, number] of code.matchAll(SERVER_PORTS)) {
       const port = Number(number)
       if (!ports.has(port)) ports.set(port, await freePort())
     }
-    return code.replace(PORT_PLACES, (_, place: string, number: string) => `${place}${ports.get(Number(number))}`)
+    return code.replace(PORT_PLACES, (found: string, place: string, number: string) => (ports.has(Number(number)) ? `${place}${ports.get(Number(number))}` : found))
   }
 
   beforeAll(async () => {
@@ -144,13 +158,22 @@ describe.each(DOCS)('%s', (doc) => {
     }
   }, 90_000)
 
-  afterAll(() => {
-    for (const child of [...running, mock]) if (child) stopGroup(child)
+  afterAll(async () => {
+    // What the blocks left running stops first (a proxy writes its reports as it stops), then the mock.
+    await Promise.all(running.map(stopGroup))
+    if (mock) await stopGroup(mock)
     if (folder) rmSync(folder, { recursive: true, force: true })
-  })
+  }, 30_000)
 
   it('marks every block it does not run with the reason', () => {
     for (const snippet of snippets.filter((item) => item.skip !== undefined)) expect(snippet.skip, `${doc}:${snippet.line}`).not.toBe('')
+  })
+
+  it('quotes its excerpts line for line from the files they name', () => {
+    for (const snippet of snippets.filter((item) => item.excerpt !== undefined)) {
+      const source = readFileSync(join(projectRoot, snippet.excerpt as string), 'utf8')
+      for (const line of snippet.code.split('\n').filter((text) => text.trim() !== '')) expect(source, `${doc}:${snippet.line}: ${line}`).toContain(line.trim())
+    }
   })
 
   it.each(chains.map((chain) => [`${chain[0]?.line}${chain.length > 1 ? ` (with ${chain.slice(1).map((item) => item.line).join(', ')})` : ''}`, chain] as const))(
@@ -172,6 +195,12 @@ describe.each(DOCS)('%s', (doc) => {
         const result = await run(command, args, { cwd: folder, env, timeoutMs: BLOCK_TIMEOUT_MS })
         output = result.output
         expect(result.code, `${doc}:${chain[0]?.line} exited with ${result.code}:\n${output}`).toBe(0)
+      }
+      for (const snippet of chain.filter((item) => item.prints !== undefined)) expect(output, `${doc}:${snippet.line} should print ${snippet.prints}`).toContain(snippet.prints)
+      const printed = jsonValues(output)
+      for (const documented of chain.map((snippet) => outputs.get(snippet)).filter((block) => block !== undefined)) {
+        const departures = printed.map((value) => departure(JSON.parse(documented.code), value))
+        expect(departures.includes(undefined), `${doc}:${documented.line}: no value the block printed is the documented output:\n${departures.join('\n')}`).toBe(true)
       }
       const statuses = existsSync(env.SNIPPET_STATUSES as string) ? readFileSync(env.SNIPPET_STATUSES as string, 'utf8').split('\n').filter(Boolean).map(Number) : []
       const comments = chain.map((snippet) => snippet.code.split('\n').map((line) => line.slice(line.indexOf('#') + 1 || line.length)).join('\n')).join('\n')

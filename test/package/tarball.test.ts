@@ -156,8 +156,8 @@ describe('the npm package', () => {
   it("runs the README's webhook receiver with the installed ivs-mock/webhooks: the ping and the events verify", async () => {
     const server = startInApp('npx', ['--no', 'ivs-mock', 'serve', '--port', '0'])
     const [, origin] = await server.waitFor(/listening on (http:\/\/127\.0\.0\.1:\d+)\/api\/v2[\s\S]*Try /)
-    copyFileSync(join(projectRoot, 'examples', 'webhook-receiver', 'receiver.js'), join(app, 'receiver.js'))
-    const receiver = startInApp(process.execPath, ['receiver.js'], { BASE: `${origin}/api/v2`, TOKEN: 'ivs_acme_owner', PORT: '0' })
+    copyFileSync(join(projectRoot, 'examples', 'webhook-receiver', 'receiver.mjs'), join(app, 'receiver.mjs'))
+    const receiver = startInApp(process.execPath, ['receiver.mjs'], { BASE: `${origin}/api/v2`, TOKEN: 'ivs_acme_owner', PORT: '0' })
     await receiver.waitFor(/^ping \["ping"\]$/m)
     const record = await fetch(`${origin}/api/v2/records`, {
       method: 'POST',
