@@ -2,7 +2,7 @@
 // coverage count must say what the code does, their examples must be the ones the tests run, and
 // they stand alone: a reader of the npm package, a clone or the image has no file outside the
 // repository, and every link lands on a file and a heading that exist.
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import { marked, type Token, type Tokens } from 'marked'
 import { describe, expect, it } from 'vitest'
@@ -11,7 +11,7 @@ import { serveOptions } from '../../src/config.ts'
 import { seedWorld } from '../../src/seed/index.ts'
 import { contracts, fixture } from '../support/contracts.ts'
 import { servedOperations } from '../support/served.ts'
-import { projectRoot } from '../../src/paths.ts'
+import { prebuiltWorldPath, projectRoot } from '../../src/paths.ts'
 
 const DOCS = ['README.md', ...readdirSync(join(projectRoot, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)]
 const read = (doc: string) => readFileSync(join(projectRoot, doc), 'utf8')
@@ -109,6 +109,14 @@ describe('docs/control-api.md', () => {
     for (const op of [...contracts.operations.values()].filter((op) => op.surface === 'control')) {
       expect(text, op.id).toContain(`| \`${op.method} ${CONTROL_BASE}${op.path}\` |`)
     }
+  })
+})
+
+describe('docs/architecture.md', () => {
+  it('quotes the size of the prebuilt world as the build writes it, within 5 %', () => {
+    const quoted = Number(/`dist\/world\.json`, about (\d+) KB/.exec(read('docs/architecture.md'))?.[1])
+    const built = statSync(prebuiltWorldPath).size / 1024
+    expect(Math.abs(quoted - built) / built).toBeLessThan(0.05)
   })
 })
 
