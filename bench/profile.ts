@@ -55,7 +55,7 @@ interface CallFrame {
   columnNumber: number
 }
 interface Profile {
-  nodes: Array<{ id: number; callFrame: CallFrame }>
+  nodes: Array<{ id: number; callFrame: CallFrame; children?: number[] }>
   startTime: number
   samples: number[]
   timeDeltas: number[]
@@ -183,6 +183,21 @@ async function bundled(script: string, folder: string): Promise<string> {
 /** Sums the self time of the samples taken between `from` and `to` (ms after spawn) by function and by source. */
 function report(profile: Profile, window: { from: number; to: number }, requests: number, path: string, serverCpu: number | undefined): void {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]))
+  const parents = new Map<number, number>()
+  for (const node of profile.nodes) for (const child of node.children ?? []) parents.set(child, node.id)
+  const names = new Map<number, { name: string; group: string }>()
+  const nameOf = (id: number) => {
+    let known = names.get(id)
+    if (!known) {
+      const frame = (byId.get(id) as { callFrame: CallFrame }).callFrame
+      const { where, group } = placeOf(frame)
+      known = { name: `${frame.functionName || '(anonymous)'}${where ? `  ${where}` : ''}`, group }
+      names.set(id, known)
+    }
+    return known
+  }
+  /** Time with the function on the stack (once per sample, however deep it recurses): the mock's own functions only. */
+  const inclusive = new Map<string, number>()
   const byFunction = new Map<string, number>()
   const byGroup = new Map<string, number>()
   let busy = 0
@@ -199,10 +214,15 @@ function report(profile: Profile, window: { from: number; to: number }, requests
       continue
     }
     busy += delta
-    const { where, group } = placeOf(frame)
-    const name = `${frame.functionName || '(anonymous)'}${where ? `  ${where}` : ''}`
+    const { name, group } = nameOf(id)
     byFunction.set(name, (byFunction.get(name) ?? 0) + delta)
     byGroup.set(group, (byGroup.get(group) ?? 0) + delta)
+    const onStack = new Set<string>()
+    for (let at: number | undefined = id; at !== undefined; at = parents.get(at)) {
+      const caller = nameOf(at)
+      if (caller.group.startsWith('src/')) onStack.add(caller.name)
+    }
+    for (const caller of onStack) inclusive.set(caller, (inclusive.get(caller) ?? 0) + delta)
   }
   const perRequest = (us: number) => (us / requests).toFixed(2).padStart(8)
   const share = (us: number) => `${((us / busy) * 100).toFixed(1).padStart(5)} %`
@@ -213,6 +233,9 @@ function report(profile: Profile, window: { from: number; to: number }, requests
   console.log('')
   console.log('self time by function:')
   for (const [name, us] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, options.top)) console.log(`${perRequest(us)}  ${share(us)}  ${name}`)
+  console.log('')
+  console.log("total time by function of src/ (with what it calls):")
+  for (const [name, us] of [...inclusive].sort((a, b) => b[1] - a[1]).slice(0, options.top)) console.log(`${perRequest(us)}  ${share(us)}  ${name}`)
 }
 
 await main()
