@@ -40,11 +40,12 @@ try {
   const viaMock = () => mock.fetch(path, { headers })
   const viaBare = () => bare.request(path, { headers })
   if (process.env.IN_PROCESS_PROFILE) {
-    // npm run bench:profile -- --target in-process (or in-process-bare): one side alone, 2 s of warm-up, then the window it profiles.
-    const side = process.env.IN_PROCESS_SIDE === 'bare' ? viaBare : viaMock
+    // npm run bench:profile -- --target in-process (in-process-bare, new-team): one side alone, 2 s of warm-up, then the window it profiles.
+    const sides = { bare: async () => void (await (await viaBare()).text()), mock: async () => void (await (await viaMock()).text()), team: async () => void (await mock.newTeam()) }
+    const side = sides[(process.env.IN_PROCESS_SIDE ?? 'mock') as keyof typeof sides]
     const fetchFor = async (ms: number) => {
       let requests = 0
-      for (const until = performance.now() + ms; performance.now() < until; requests += 100) for (let index = 0; index < 100; index++) await (await side()).text()
+      for (const until = performance.now() + ms; performance.now() < until; requests += 10) for (let index = 0; index < 10; index++) await side()
       return requests
     }
     await fetchFor(2000)

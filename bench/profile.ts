@@ -17,7 +17,7 @@ import { nodeCommand, pinLoad, pinnableCores } from './cores.ts'
 import { loadGenerator, type LoadRequest } from './load.ts'
 
 const TOKEN = 'ivs_acme_owner'
-const root = fileURLToPath(new URL('../', import.meta.url))
+const checkout = fileURLToPath(new URL('../', import.meta.url))
 
 /** What is loaded: the mock's GET by id or list, or the bare Hono server of npm run bench answering the same client's JSON or `{"ok":true}`. */
 const TARGETS = {
@@ -29,6 +29,8 @@ const TARGETS = {
   'in-process': () => '',
   /** The bare Hono app.request answering the same JSON, in the same kind of process. */
   'in-process-bare': () => '',
+  /** newTeam() in process, one after another. */
+  'new-team': () => '',
 } as const
 
 const options = new Command('bench:profile')
@@ -44,9 +46,13 @@ const options = new Command('bench:profile')
   }, 8)
   .option('--top <n>', 'functions listed', (value: string) => Number(value), 25)
   .option('--journal-size <n>', 'the mock\'s --journal-size (its default when left out)')
+  .option('--package <folder>', 'profile the build in this folder (its dist/, contracts/, fixtures/ and package.json: an earlier build copied aside) instead of building this checkout')
   .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : 2))
   .parse(process.argv)
-  .opts<{ target: keyof typeof TARGETS; seconds: number; top: number; journalSize?: string }>()
+  .opts<{ target: keyof typeof TARGETS; seconds: number; top: number; journalSize?: string; package?: string }>()
+
+/** Where the profiled build is: this checkout's dist/, or the folder --package names. */
+const root = options.package === undefined ? checkout : `${resolve(options.package)}/`
 
 interface CallFrame {
   functionName: string
@@ -86,14 +92,15 @@ function placeOf(frame: CallFrame): { where: string; group: string } {
 }
 
 async function main(): Promise<void> {
-  await build(() => {})
+  if (options.package === undefined) await build(() => {})
   const cores = pinnableCores()
   if (cores) pinLoad(cores)
   const generator = loadGenerator()
   if (!generator.trusted) console.log(`note: ${generator.name}`)
   const folder = mkdtempSync(join(tmpdir(), 'ivs-bench-profile-'))
-  if (options.target === 'in-process' || options.target === 'in-process-bare') return profileInProcess(folder, cores, options.target === 'in-process' ? 'mock' : 'bare')
-  const bin = join(root, 'bin/ivs-mock.js')
+  const inProcess = { 'in-process': 'mock', 'in-process-bare': 'bare', 'new-team': 'team' } as const
+  if (options.target in inProcess) return profileInProcess(folder, cores, inProcess[options.target as keyof typeof inProcess])
+  const bin = join(root, 'dist/main.js')
   const journal = options.journalSize === undefined ? [] : ['--journal-size', options.journalSize]
   const bare = options.target === 'bare' || options.target === 'bare-client'
   const server = bare ? [await bundled('bare-server.ts', folder)] : [bin, 'serve', '--port', '0', '--rate-limit', '1000000000', ...journal]
@@ -125,14 +132,14 @@ async function main(): Promise<void> {
     })
     const written = readdirSync(folder).find((name) => name.endsWith('.cpuprofile'))
     if (!written) throw new Error('the mock wrote no profile')
-    report(JSON.parse(readFileSync(join(folder, written), 'utf8')) as Profile, { from, to }, result.requests, `${bare ? `${options.target} ` : ''}${request.url.replace(origin, '')}`, result.serverCpu)
+    report(JSON.parse(readFileSync(join(folder, written), 'utf8')) as Profile, { from, to }, result.requests, `GET ${bare ? `${options.target} ` : ''}${request.url.replace(origin, '')}`, result.serverCpu)
   } finally {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
     rmSync(folder, { recursive: true, force: true })
   }
 }
 
-async function profileInProcess(folder: string, cores: ReturnType<typeof pinnableCores>, side: 'mock' | 'bare'): Promise<void> {
+async function profileInProcess(folder: string, cores: ReturnType<typeof pinnableCores>, side: 'mock' | 'bare' | 'team'): Promise<void> {
   // Bundled, not run through tsx, whose loader would transform dist/index.js again and move every position the maps know.
   const script = await bundled('in-process.ts', folder)
   const [file, args] = nodeCommand(['--cpu-prof', '--cpu-prof-dir', folder, '--cpu-prof-interval', '100', script], cores)
@@ -147,7 +154,7 @@ async function profileInProcess(folder: string, cores: ReturnType<typeof pinnabl
     const { requests, fromMs, toMs } = JSON.parse(output) as { requests: number; fromMs: number; toMs: number }
     const written = readdirSync(folder).find((name) => name.endsWith('.cpuprofile'))
     if (!written) throw new Error('no profile was written')
-    report(JSON.parse(readFileSync(join(folder, written), 'utf8')) as Profile, { from: fromMs, to: toMs }, requests, `${side === 'mock' ? 'mock.fetch' : 'bare app.request'} /api/v2/clients/{id} in process`, undefined)
+    report(JSON.parse(readFileSync(join(folder, written), 'utf8')) as Profile, { from: fromMs, to: toMs }, requests, { mock: 'mock.fetch /api/v2/clients/{id} in process', bare: 'bare app.request /api/v2/clients/{id} in process', team: 'newTeam() in process' }[side], undefined)
   } finally {
     rmSync(folder, { recursive: true, force: true })
   }
@@ -226,7 +233,7 @@ function report(profile: Profile, window: { from: number; to: number }, requests
   }
   const perRequest = (us: number) => (us / requests).toFixed(2).padStart(8)
   const share = (us: number) => `${((us / busy) * 100).toFixed(1).padStart(5)} %`
-  console.log(`GET ${path}: ${requests} requests in ${((window.to - window.from) / 1000).toFixed(1)} s; the mock's CPU ${serverCpu === undefined ? '?' : `${(serverCpu * 100).toFixed(0)} %`}, ${perRequest(busy).trim()} µs busy per request (idle ${((idle / (busy + idle)) * 100).toFixed(0)} % of the samples)`)
+  console.log(`${path}: ${requests} requests in ${((window.to - window.from) / 1000).toFixed(1)} s; the mock's CPU ${serverCpu === undefined ? '?' : `${(serverCpu * 100).toFixed(0)} %`}, ${perRequest(busy).trim()} µs busy per request (idle ${((idle / (busy + idle)) * 100).toFixed(0)} % of the samples)`)
   console.log('')
   console.log('self time by source (µs per request, share of the busy time):')
   for (const [group, us] of [...byGroup].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log(`${perRequest(us)}  ${share(us)}  ${group}`)
