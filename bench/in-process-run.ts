@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url'
 import { build as esbuild } from 'esbuild'
 import { bundleOptions } from '../src/build/bundle.ts'
 import { nodeCommand, type Cores } from './cores.ts'
+import { median, percent, SATURATED } from './load.ts'
 import { goal, report } from './report.ts'
 
 export const IN_PROCESS_GOALS = {
@@ -28,10 +29,6 @@ interface InProcessFigures {
   teams: number
 }
 
-/** The share of a core the process must have had for its figures to count. */
-const SATURATED = 0.9
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number
 
 export async function measureInProcess(cores: Cores | undefined): Promise<void> {
   const folder = mkdtempSync(join(tmpdir(), 'ivs-bench-in-process-'))
@@ -49,10 +46,10 @@ export async function measureInProcess(cores: Cores | undefined): Promise<void> 
     const figures = JSON.parse(output) as InProcessFigures
     const ratio = figures.fetchUs / figures.bareUs
     report(
-      `in process: mock.fetch GET /api/v2/clients/{id} ${figures.fetchUs.toFixed(1)} µs, a bare Hono app.request answering the same JSON ${figures.bareUs.toFixed(1)} µs (medians of ${figures.rounds} alternating rounds of ${figures.requests}, the process at ${(figures.cpuShare * 100).toFixed(0)} % CPU; each round's ratio ${median(figures.ratios).toFixed(2)}x at the median, ${Math.min(...figures.ratios).toFixed(2)}-${Math.max(...figures.ratios).toFixed(2)}x)`,
+      `in process: mock.fetch GET /api/v2/clients/{id} ${figures.fetchUs.toFixed(1)} µs, a bare Hono app.request answering the same JSON ${figures.bareUs.toFixed(1)} µs (medians of ${figures.rounds} alternating rounds of ${figures.requests}, the process at ${percent(figures.cpuShare)} CPU; each round's ratio ${median(figures.ratios).toFixed(2)}x at the median, ${Math.min(...figures.ratios).toFixed(2)}-${Math.max(...figures.ratios).toFixed(2)}x)`,
     )
     // Other work on the machine takes turns with the process, and not with both sides alike.
-    const busy = figures.cpuShare >= SATURATED ? undefined : { unreliable: `the process had ${(figures.cpuShare * 100).toFixed(0)} % of a core over the rounds, under ${SATURATED * 100} %: other work on the machine took turns with it` }
+    const busy = figures.cpuShare >= SATURATED ? undefined : { unreliable: `the process had ${percent(figures.cpuShare)} of a core over the rounds, under ${percent(SATURATED)}: other work on the machine took turns with it` }
     goal(`mock.fetch at most ${IN_PROCESS_GOALS.fetchRatio.toFixed(2)}x the bare app.request`, busy ?? ratio <= IN_PROCESS_GOALS.fetchRatio, `${ratio.toFixed(2)}x`)
     goal(`newTeam() at most ${IN_PROCESS_GOALS.newTeamMs} ms`, busy ?? figures.newTeamMs <= IN_PROCESS_GOALS.newTeamMs, `${figures.newTeamMs.toFixed(2)} ms, the median of ${figures.teams}`)
   } finally {

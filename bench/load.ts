@@ -38,6 +38,16 @@ export interface Generator {
   run(request: LoadRequest, options: { connections: number; seconds: number; serverPid?: number | undefined }): Promise<LoadResult>
 }
 
+/**
+ * The share of a core a server (or a process measured in process) must have had for its figures to
+ * count: below it, the generator or other work on the machine set the pace.
+ */
+export const SATURATED = 0.9
+
+export const percent = (share: number) => `${(share * 100).toFixed(0)} %`
+
+export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number
+
 /** Clock ticks per second of /proc's CPU times. */
 const TICKS = (() => {
   try {
@@ -55,6 +65,12 @@ export function cpuSeconds(pid: number | 'self'): { own: number; children: numbe
   // utime, stime, cutime and cstime are the 14th to 17th fields; the 3rd is fields[0] here.
   const at = (field: number) => fields[field - 3] as number
   return { own: (at(14) + at(15)) / TICKS, children: (at(16) + at(17)) / TICKS }
+}
+
+/** A process's resident memory in MiB (VmRSS). */
+export function rssMegabytes(pid: number | undefined): number {
+  const status = readFileSync(`/proc/${String(pid)}/status`, 'utf8')
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024
 }
 
 /** A string as Lua source: printable ASCII as it is, everything else byte by byte as \ddd. */

@@ -17,7 +17,7 @@ import { build } from '../src/build/main.ts'
 import { nodeCommand, pinLoad, pinnableCores, type Cores } from './cores.ts'
 import { measureFloor } from './floor.ts'
 import { measureInProcess } from './in-process-run.ts'
-import { loadGenerator, type LoadRequest } from './load.ts'
+import { loadGenerator, median, percent, rssMegabytes, SATURATED, type LoadRequest } from './load.ts'
 import { goal, loadAverage, report, writeReport } from './report.ts'
 import { measureScale } from './scale.ts'
 
@@ -160,7 +160,7 @@ const options = new Command('bench')
     only?: RegExp
     latencyRequests: number
     pin: boolean
-    report: string | boolean
+    report?: string | boolean
   }>()
 
 interface Started {
@@ -224,10 +224,6 @@ async function startAndAnswer(command: string[], probe: Probe): Promise<{ child:
 /** How long a just-started process sits idle before its RSS is read. */
 const IDLE_MS = 1000
 
-function rssMegabytes(pid: number | undefined): number {
-  const status = readFileSync(`/proc/${String(pid)}/status`, 'utf8')
-  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024
-}
 
 interface Measurement {
   name: string
@@ -251,14 +247,6 @@ interface Target extends LoadRequest {
 
 const generator = loadGenerator()
 
-/**
- * The bare server must be this busy in a round for the round's ratios to count: below it, the
- * generator (or other work on the machine) set the pace, and a ratio would measure that.
- */
-const SATURATED = 0.9
-
-const percent = (share: number) => `${(share * 100).toFixed(0)} %`
-
 async function measure(target: Target, round: number): Promise<Measurement> {
   const run = (seconds: number, serverPid?: number) => generator.run(target, { connections: options.connections, seconds, serverPid })
   process.stdout.write(`  round ${round}/${options.rounds} ${target.name}: warm-up ${options.warmup} s, measuring ${options.duration} s ... `)
@@ -278,7 +266,6 @@ async function measure(target: Target, round: number): Promise<Measurement> {
   }
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number
 
 /** Rounds interleave the targets, so a slow moment of the machine hits all of them alike. */
 async function measureAll(targets: Target[]): Promise<Measurement[]> {
@@ -682,7 +669,8 @@ async function main(): Promise<void> {
     for (const cleanup of cleanups) cleanup()
     rmSync(bareDir, { recursive: true, force: true })
   }
-  const reportFile = options.report === true ? (whole ? DEFAULT_REPORT : undefined) : options.report || undefined
+  // Commander leaves `report` undefined when neither --report nor --no-report is given.
+  const reportFile = options.report === undefined || options.report === true ? (whole ? DEFAULT_REPORT : undefined) : options.report || undefined
   if (reportFile) {
     writeReport(reportFile, { generator: generator.name, pinned: pinning, command: `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`, load: { before: loadBefore, after: loadAverage() } })
     console.log(`written: ${reportFile}`)

@@ -10,7 +10,7 @@ import { request } from 'node:http'
 import { createInterface } from 'node:readline'
 import { nodeCommand, type Cores } from './cores.ts'
 import { measureFloor, type Floor } from './floor.ts'
-import type { Generator } from './load.ts'
+import { cpuSeconds, percent, rssMegabytes, SATURATED, type Generator } from './load.ts'
 import { goal, report } from './report.ts'
 
 export interface ScaleOptions {
@@ -43,10 +43,6 @@ function recordStatuses(): string[] {
   return schema.$defs.status.enum
 }
 
-function rssMegabytes(pid: number | undefined): number {
-  const status = readFileSync(`/proc/${String(pid)}/status`, 'utf8')
-  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024
-}
 
 /** POSTs JSON and waits as long as the answer takes (fetch gives up on headers after 300 s). */
 function postJson(url: string, body: unknown): Promise<{ status: number; text: string }> {
@@ -88,6 +84,7 @@ async function measureMock(options: ScaleOptions, floor: Floor): Promise<void> {
       child.on('exit', (code) => reject(new Error(`the mock exited with ${String(code)}`)))
     })
     const rssBefore = rssMegabytes(child.pid)
+    const cpuBefore = cpuSeconds(child.pid as number).own
     const began = performance.now()
     let res: { status: number; text: string }
     try {
@@ -100,13 +97,14 @@ async function measureMock(options: ScaleOptions, floor: Floor): Promise<void> {
     }
     if (res.status !== 201) throw new Error(`POST /_mock/teams answered ${res.status}: ${res.text}`)
     const createSeconds = (performance.now() - began) / 1000
+    const createCpu = (cpuSeconds(child.pid as number).own - cpuBefore) / createSeconds
     const tokens = (JSON.parse(res.text) as { tokens: { owner: string; 'assigned-only': string } }).tokens
     const headers = { Authorization: `Bearer ${tokens.owner}` }
     const assignedOnly = { Authorization: `Bearer ${tokens['assigned-only']}` }
     const rssAfter = rssMegabytes(child.pid)
     const count = async (path: string) => ((await (await fetch(`${origin}/api/v2${path}`, { headers })).json()) as { total: number }).total
     const records = await count('/records?limit=1')
-    report(`  made in ${createSeconds.toFixed(1)} s (${await count('/clients?limit=1')} clients, ${records} records); RSS ${rssBefore.toFixed(0)} MB before, ${rssAfter.toFixed(0)} MB after`)
+    report(`  made in ${createSeconds.toFixed(1)} s at ${percent(createCpu)} CPU (${await count('/clients?limit=1')} clients, ${records} records); RSS ${rssBefore.toFixed(0)} MB before, ${rssAfter.toFixed(0)} MB after`)
 
     // The goal's lists, then the default lists (the stored rows in their order, or an index's: a page
     // costs its rows), the visibility and status filters (their index's part), what an assigned-only
@@ -131,7 +129,7 @@ async function measureMock(options: ScaleOptions, floor: Floor): Promise<void> {
       { name: 'GET /clients?search=jo&limit=25', path: '/clients?search=jo&limit=25', goal: false },
       { name: 'GET /clients?search=a&limit=25 (a scan)', path: '/clients?search=a&limit=25', goal: false },
     ]
-    const measured: Array<{ name: string; firstMs: number; total: number; p50: number; p99: number; goal: boolean }> = []
+    const measured: Array<{ name: string; firstMs: number; total: number; p50: number; p99: number; goal: boolean; serverCpu: number }> = []
     for (const list of lists) {
       const url = `${origin}/api/v2${list.path}`
       const caller = list.caller ?? headers
@@ -143,8 +141,9 @@ async function measureMock(options: ScaleOptions, floor: Floor): Promise<void> {
       await run(options.warmup)
       const result = await run(options.duration, child.pid)
       if (result.failures > 0) throw new Error(`${list.name}: ${result.failures} answers not 2xx or socket errors; the measurement is not valid`)
-      measured.push({ name: list.name, firstMs, total, p50: result.p50, p99: result.p99, goal: list.goal })
-      report(`  ${list.name}: total ${total}, first request ${firstMs.toFixed(0)} ms, p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms`)
+      const serverCpu = result.serverCpu ?? Number.NaN
+      measured.push({ name: list.name, firstMs, total, p50: result.p50, p99: result.p99, goal: list.goal, serverCpu })
+      report(`  ${list.name}: total ${total}, first request ${firstMs.toFixed(0)} ms, p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms, the mock at ${percent(serverCpu)} CPU`)
     }
     const rssLoaded = rssMegabytes(child.pid)
 
@@ -159,9 +158,14 @@ async function measureMock(options: ScaleOptions, floor: Floor): Promise<void> {
 
     report('')
     const createTimes = createSeconds / floor.copySeconds
+    // Either side slowed by other work on the machine (it had less than its core) makes the ratio say that.
+    const sharedMachine =
+      createCpu < SATURATED || floor.copyCpu < SATURATED
+        ? { unreliable: `the mock had ${percent(createCpu)} CPU while it made the team and the floor's copy ${percent(floor.copyCpu)}, one under ${percent(SATURATED)}: other work on the machine took turns with it` }
+        : undefined
     goal(
       `the team of ${options.clients} clients and ${options.records} records made through POST /_mock/teams in at most ${GOALS.createTimes}x the floor's time`,
-      createTimes <= GOALS.createTimes,
+      sharedMachine ?? createTimes <= GOALS.createTimes,
       `${createTimes.toFixed(2)}x: ${createSeconds.toFixed(1)} s against ${floor.copySeconds.toFixed(1)} s to make the rows' objects once`,
     )
     const grownMegabytes = rssAfter - rssBefore
@@ -172,7 +176,9 @@ async function measureMock(options: ScaleOptions, floor: Floor): Promise<void> {
       `${rssTimes.toFixed(2)}x: ${rssAfter.toFixed(0)} - ${rssBefore.toFixed(0)} = ${grownMegabytes.toFixed(0)} MB against ${(floor.heapBytes / 2 ** 20).toFixed(0)} MB of rows; ${rssLoaded.toFixed(0)} MB after the lists' load`,
     )
     for (const list of measured.filter((each) => each.goal)) {
-      goal(`${list.name} p99 at most ${GOALS.p99Ms} ms at c=${options.connections}`, list.p99 <= GOALS.p99Ms, `p99 ${list.p99.toFixed(2)} ms, p50 ${list.p50.toFixed(2)} ms`)
+      // At 10 connections the mock is busy throughout: with less than its core, others' work is in the p99.
+      const shared = list.serverCpu < SATURATED ? { unreliable: `the mock had ${percent(list.serverCpu)} CPU under the load, under ${percent(SATURATED)}: other work on the machine took turns with it (p99 ${list.p99.toFixed(2)} ms)` } : undefined
+      goal(`${list.name} p99 at most ${GOALS.p99Ms} ms at c=${options.connections}`, shared ?? list.p99 <= GOALS.p99Ms, `p99 ${list.p99.toFixed(2)} ms, p50 ${list.p50.toFixed(2)} ms`)
     }
   } finally {
     await new Promise<void>((resolve) => {
