@@ -129,7 +129,7 @@ async function measureMock(options: ScaleOptions, floor: Floor): Promise<void> {
       { name: 'GET /clients?search=jo&limit=25', path: '/clients?search=jo&limit=25', goal: false },
       { name: 'GET /clients?search=a&limit=25 (a scan)', path: '/clients?search=a&limit=25', goal: false },
     ]
-    const measured: Array<{ name: string; firstMs: number; total: number; p50: number; p99: number; goal: boolean; serverCpu: number }> = []
+    const measured: Array<{ name: string; firstMs: number; total: number; p50: number; p99: number; goal: boolean; serverCpu: number; failures: number }> = []
     for (const list of lists) {
       const url = `${origin}/api/v2${list.path}`
       const caller = list.caller ?? headers
@@ -140,10 +140,11 @@ async function measureMock(options: ScaleOptions, floor: Floor): Promise<void> {
       const run = (seconds: number, serverPid?: number) => options.generator.run({ url, headers: caller }, { connections: options.connections, seconds, serverPid })
       await run(options.warmup)
       const result = await run(options.duration, child.pid)
-      if (result.failures > 0) throw new Error(`${list.name}: ${result.failures} answers not 2xx or socket errors; the measurement is not valid`)
       const serverCpu = result.serverCpu ?? Number.NaN
-      measured.push({ name: list.name, firstMs, total, p50: result.p50, p99: result.p99, goal: list.goal, serverCpu })
-      report(`  ${list.name}: total ${total}, first request ${firstMs.toFixed(0)} ms, p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms, the mock at ${percent(serverCpu)} CPU`)
+      measured.push({ name: list.name, firstMs, total, p50: result.p50, p99: result.p99, goal: list.goal, serverCpu, failures: result.failures })
+      // A list that timed out is reported as it went, and the others are still measured.
+      const failed = result.failures > 0 ? `; ${result.failures} requests failed (unanswered after 10 s, or not 2xx)` : ''
+      report(`  ${list.name}: total ${total}, first request ${firstMs.toFixed(0)} ms, p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms, the mock at ${percent(serverCpu)} CPU${failed}`)
     }
     const rssLoaded = rssMegabytes(child.pid)
 
@@ -178,7 +179,8 @@ async function measureMock(options: ScaleOptions, floor: Floor): Promise<void> {
     for (const list of measured.filter((each) => each.goal)) {
       // At 10 connections the mock is busy throughout: with less than its core, others' work is in the p99.
       const shared = list.serverCpu < SATURATED ? { unreliable: `the mock had ${percent(list.serverCpu)} CPU under the load, under ${percent(SATURATED)}: other work on the machine took turns with it (p99 ${list.p99.toFixed(2)} ms)` } : undefined
-      goal(`${list.name} p99 at most ${GOALS.p99Ms} ms at c=${options.connections}`, shared ?? list.p99 <= GOALS.p99Ms, `p99 ${list.p99.toFixed(2)} ms, p50 ${list.p50.toFixed(2)} ms`)
+      const figure = `p99 ${list.p99.toFixed(2)} ms, p50 ${list.p50.toFixed(2)} ms${list.failures > 0 ? `, ${list.failures} requests failed` : ''}`
+      goal(`${list.name} p99 at most ${GOALS.p99Ms} ms at c=${options.connections}`, shared ?? (list.p99 <= GOALS.p99Ms && list.failures === 0), figure)
     }
   } finally {
     await new Promise<void>((resolve) => {
