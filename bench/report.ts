@@ -3,7 +3,7 @@
 // were measured on, so the figures the docs show are the bench's own, never typed by hand.
 import { execFileSync } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
-import { availableParallelism, release, totalmem } from 'node:os'
+import { cpus, release, totalmem } from 'node:os'
 
 const lines: string[] = []
 
@@ -53,7 +53,7 @@ export function writeReport(file: string, context: ReportContext): void {
     `Written by \`${context.command}\` (\`bench/run.ts\`), not by hand: see the README's "Benchmark" section for what each figure is and how it is measured.`,
     '',
     `- Measured: ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, commit ${commit()}`,
-    `- Machine: ${cpuModel()}, ${availableParallelism()} CPUs, ${(totalmem() / 2 ** 30).toFixed(0)} GB, Linux ${release()}, Node ${process.version}`,
+    `- Machine: ${cpuModel()}, ${cpus().length} CPUs (the bench pins itself to one: its own count would say 1), ${(totalmem() / 2 ** 30).toFixed(0)} GB, Linux ${release()}, Node ${process.version}`,
     `- Load generator: ${context.generator}; ${context.pinned}`,
     `- Load average (1 min) when the run began and ended: ${context.load.before} and ${context.load.after}`,
     '',
