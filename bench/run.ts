@@ -427,8 +427,16 @@ async function main(): Promise<void> {
   console.log(`ivs-mock benchmark: Node ${process.version}, ${availableParallelism()} CPUs, ${options.connections} connections, ${options.duration} s per target; load average ${loadBefore}`)
   console.log(`load generator: ${generator.name}`)
   // In process, from the sources: nothing is built or started.
+  const reportIfAsked = (whole: boolean, pinning: string) => {
+    // Commander leaves `report` undefined when neither --report nor --no-report is given.
+    const reportFile = options.report === undefined || options.report === true ? (whole ? DEFAULT_REPORT : undefined) : options.report || undefined
+    if (!reportFile) return
+    writeReport(reportFile, { generator: generator.name, pinned: pinning, command: `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`, load: { before: loadBefore, after: loadAverage() } })
+    console.log(`written: ${reportFile}`)
+  }
   if (options.onlyFloor) {
     measureFloor({ clients: 100_000, records: options.scaleRecords })
+    reportIfAsked(false, 'unpinned: the floor is measured in process')
     return
   }
 
@@ -454,7 +462,8 @@ async function main(): Promise<void> {
   }
   const scale = () => measureScale({ bin, clients: 100_000, records: options.scaleRecords, connections: options.connections, duration: options.duration, warmup: options.warmup, cores: pinnedTo, generator })
   const whole = !options.onlyStartup && !options.onlyScale && !options.onlyInProcess && options.only === undefined
-  try {
+  /** What the options ask to measure; a partial run returns early, and the report is written after it either way. */
+  const measureAsked = async (): Promise<void> => {
     if (options.onlyScale) {
       pin()
       await scale()
@@ -663,18 +672,16 @@ async function main(): Promise<void> {
       report('')
       await scale()
     }
+  }
+  try {
+    await measureAsked()
   } finally {
     // The mocks stop first: one on a data file finishes a compaction before its folder goes.
     await Promise.all(children.map(stop))
     for (const cleanup of cleanups) cleanup()
     rmSync(bareDir, { recursive: true, force: true })
   }
-  // Commander leaves `report` undefined when neither --report nor --no-report is given.
-  const reportFile = options.report === undefined || options.report === true ? (whole ? DEFAULT_REPORT : undefined) : options.report || undefined
-  if (reportFile) {
-    writeReport(reportFile, { generator: generator.name, pinned: pinning, command: `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`, load: { before: loadBefore, after: loadAverage() } })
-    console.log(`written: ${reportFile}`)
-  }
+  reportIfAsked(whole, pinning)
 }
 
 await main()
