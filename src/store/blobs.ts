@@ -17,12 +17,15 @@ const temporaryFolders = new Set<string>()
 let exitHookInstalled = false
 
 /**
- * Removes the folder when the process ends, however it ends but SIGKILL: a test runner's worker
- * (vitest's forks) is stopped by SIGTERM, where Node emits no 'exit', and a mock nobody closed
- * left its uploads folder behind (about a hundred of them after one npm test).
+ * Removes the temporary folders when the process ends, however it ends but SIGKILL: a test
+ * runner's worker (vitest's forks) is stopped by SIGTERM, where Node emits no 'exit', and a mock
+ * nobody closed left its uploads folder behind (about a hundred of them after one npm test).
+ * Installed when the first store is made, before a server adds its own SIGINT and SIGTERM
+ * handlers: signal-exit then sees them at the signal and leaves the stopping to them (serve
+ * closes, then exits, and the folders go with the exit); alone, it removes the folders and lets
+ * the signal end the process as it would have.
  */
-function removeOnExit(dir: string): void {
-  temporaryFolders.add(dir)
+function installExitHook(): void {
   if (exitHookInstalled) return
   exitHookInstalled = true
   onExit(() => {
@@ -63,6 +66,7 @@ export class BlobStore {
   constructor(private readonly options: BlobStoreOptions) {
     this.dir = options.dir
     if (options.dir !== undefined) removePartialUploads(options.dir)
+    else installExitHook()
   }
 
   /** The key of an upload stored under name. */
@@ -79,7 +83,7 @@ export class BlobStore {
   uploadsDir(): string {
     if (this.dir === undefined) {
       this.dir = mkdtempSync(join(tmpdir(), 'ivs-mock-files-'))
-      removeOnExit(this.dir)
+      temporaryFolders.add(this.dir)
     } else {
       mkdirSync(this.dir, { recursive: true })
     }

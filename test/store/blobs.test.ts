@@ -11,13 +11,18 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 const BLOBS = fileURLToPath(new URL('../../src/store/blobs.ts', import.meta.url))
 const SAMPLES = fileURLToPath(new URL('../../fixtures/samples', import.meta.url))
 
-/** Stores one upload in a BlobStore of its own, prints the folder, then exits or waits as `then` says. */
-const script = (then: 'wait' | 'exit') => `
+/**
+ * Stores one upload in a BlobStore of its own, prints the folder, then exits, waits, or waits with
+ * a SIGTERM handler of its own, added before the first upload, that stops a moment later, as
+ * `ivs-mock serve` does.
+ */
+const script = (then: 'wait' | 'exit' | 'own handler') => `
 import { BlobStore } from ${JSON.stringify(BLOBS)}
 const blobs = new BlobStore({ samplesDir: ${JSON.stringify(SAMPLES)} })
+${then === 'own handler' ? "process.once('SIGTERM', () => setTimeout(() => process.exit(0), 100))" : ''}
 blobs.write('upload.txt', new TextEncoder().encode('bytes'))
 console.log(blobs.uploadsDir())
-${then === 'wait' ? 'setInterval(() => {}, 1000)' : ''}
+${then === 'exit' ? '' : 'setInterval(() => {}, 1000)'}
 `
 
 let tmp: string
@@ -27,7 +32,7 @@ beforeEach(() => {
 afterEach(() => rmSync(tmp, { recursive: true, force: true }))
 
 /** Runs the script with its temporary folder under `tmp`; `stop` is sent once the folder is printed. */
-function run(then: 'wait' | 'exit', stop?: NodeJS.Signals): Promise<{ folder: string; existed: boolean; code: number | null; signal: NodeJS.Signals | null }> {
+function run(then: 'wait' | 'exit' | 'own handler', stop?: NodeJS.Signals): Promise<{ folder: string; existed: boolean; code: number | null; signal: NodeJS.Signals | null }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script(then)], { env: { ...process.env, TMPDIR: tmp } })
     const timer = setTimeout(() => {
@@ -61,6 +66,12 @@ describe('the temporary uploads folder', () => {
   it.each(['SIGTERM', 'SIGINT'] as const)('is removed when the process is stopped by %s, which still ends it', async (signal) => {
     const ended = await run('wait', signal)
     expect(ended).toMatchObject({ existed: true, code: null, signal })
+    expect(existsSync(ended.folder)).toBe(false)
+  })
+
+  it('is removed when a process that handles SIGTERM itself stops as it chose to', async () => {
+    const ended = await run('own handler', 'SIGTERM')
+    expect(ended).toMatchObject({ existed: true, code: 0, signal: null })
     expect(existsSync(ended.folder)).toBe(false)
   })
 })
