@@ -1,5 +1,5 @@
-// The floor under the scale goals (npm run bench -- --only-floor): what the rows of the scale team
-// cost on their own, held as the plain objects every service reads and writes (and as a data file
+// The floor the scale goals are set against (npm run bench measures it in the same run as the scale
+// team; --only-floor alone): what the rows of the scale team cost on their own, held as the plain objects every service reads and writes (and as a data file
 // holds them), without an index or anything else of the mock. The team is made in process by the
 // seed, each table's rows are written out as JSON, and a fresh Node process reads them back (its
 // heap is then the rows' alone) and copies them once (what making that many objects costs). A
@@ -13,12 +13,21 @@ import { loadWorldFixture } from '../src/seed/fixture.ts'
 import { addTeam, seedWorld } from '../src/seed/index.ts'
 import { Store } from '../src/store/world.ts'
 import { TABLES } from '../src/tables.ts'
+import { report } from './report.ts'
 
 export interface FloorOptions {
   clients: number
   records: number
-  /** The goals it is set against (bench/scale.ts). */
-  goals: { createSeconds: number; rssMegabytes: number }
+}
+
+export interface Floor {
+  /** The rows' heap, read back by a fresh Node. */
+  heapBytes: number
+  /** Making the rows' objects once (a deep copy). */
+  copySeconds: number
+  /** The process's CPU time over the copy's wall time (its collector's threads count too). */
+  copyCpu: number
+  parseSeconds: number
 }
 
 /** Run by a fresh Node (--expose-gc) over the folder of tables: their heap once parsed, the time to parse them and to copy them. */
@@ -44,20 +53,22 @@ const copy = (value) => {
   return copied
 }
 const began = performance.now()
+const cpu = process.cpuUsage()
 const copies = copy(tables)
 const copyMs = performance.now() - began
-process.stdout.write(JSON.stringify({ heapBytes, parseMs, copyMs, kept: Object.keys(copies).length }))
+const used = process.cpuUsage(cpu)
+process.stdout.write(JSON.stringify({ heapBytes, parseMs, copyMs, copyCpu: (used.user + used.system) / 1000 / copyMs, kept: Object.keys(copies).length }))
 `
 
 const megabytes = (bytes: number) => `${new Intl.NumberFormat('en-GB').format(Math.round(bytes / 1e6))} MB`
 const counted = new Intl.NumberFormat('en-GB')
 
-export function measureFloor(options: FloorOptions): void {
-  console.log(`floor: the rows of a team of ${counted.format(options.clients)} clients and ${counted.format(options.records)} records as plain objects, nothing else`)
+export function measureFloor(options: FloorOptions): Floor {
+  report(`floor: the rows of a team of ${counted.format(options.clients)} clients and ${counted.format(options.records)} records as plain objects, nothing else`)
   const store = new Store(seedWorld(loadWorldFixture()), TABLES)
   const began = performance.now()
   const { team } = addTeam(store, createRandom(5), new Date('2026-06-01T00:00:00Z'), { generate: { clients: options.clients, records: options.records, credit_entries: 1000 } })
-  console.log(`  made in process in ${((performance.now() - began) / 1000).toFixed(1)} s`)
+  report(`  made in process in ${((performance.now() - began) / 1000).toFixed(1)} s`)
   const folder = mkdtempSync(join(tmpdir(), 'ivs-floor-'))
   try {
     const tables: Array<[string, unknown[]]> = [
@@ -75,18 +86,19 @@ export function measureFloor(options: FloorOptions): void {
       bytes += text.length
       sizes.push(`${name} ${megabytes(text.length)}`)
     }
-    console.log(`  its rows: ${counted.format(rows)} in ${tables.length} tables, ${megabytes(bytes)} of JSON (${sizes.join(', ')})`)
+    report(`  its rows: ${counted.format(rows)} in ${tables.length} tables, ${megabytes(bytes)} of JSON (${sizes.join(', ')})`)
     const measured = JSON.parse(execFileSync(process.execPath, ['--expose-gc', '--max-old-space-size=8192', '-e', MEASURE, folder], { encoding: 'utf8', maxBuffer: 1 << 20 })) as {
       heapBytes: number
       parseMs: number
       copyMs: number
+      copyCpu: number
     }
     const parseSeconds = measured.parseMs / 1000
     const copySeconds = measured.copyMs / 1000
-    console.log(`  read back by a fresh Node: ${megabytes(measured.heapBytes)} of heap, parsed in ${parseSeconds.toFixed(1)} s, copied once in ${copySeconds.toFixed(1)} s`)
-    console.log('')
-    console.log(`floor of RSS <= ${options.goals.rssMegabytes} MB: the rows alone hold ${megabytes(measured.heapBytes)} of heap (${(measured.heapBytes / 1e6 / options.goals.rssMegabytes).toFixed(1)}x the goal)`)
-    console.log(`floor of made in <= ${options.goals.createSeconds} s: making the rows' objects once takes ${copySeconds.toFixed(1)} s (a copy: no draw, no rule, no index), parsing them ${parseSeconds.toFixed(1)} s`)
+    report(
+      `  read back by a fresh Node: ${megabytes(measured.heapBytes)} of heap, parsed in ${parseSeconds.toFixed(1)} s, copied once in ${copySeconds.toFixed(1)} s at ${(measured.copyCpu * 100).toFixed(0)} % CPU (a copy: no draw, no rule, no index)`,
+    )
+    return { heapBytes: measured.heapBytes, copySeconds, copyCpu: measured.copyCpu, parseSeconds }
   } finally {
     rmSync(folder, { recursive: true, force: true })
   }

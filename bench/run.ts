@@ -1,6 +1,8 @@
-// npm run bench: the mock against a bare Hono handler, measured in the same run on 127.0.0.1 with
-// autocannon. Prints throughput and latency as ratios to the bare handler, start-up times and memory,
-// and every goal of the mock's speed beside its figure, met or not.
+// npm run bench: the mock against a bare Hono handler, measured in the same run on 127.0.0.1 with a
+// load generator that saturates the bare handler (wrk, bench/load.ts). Prints throughput and
+// latency as ratios to the bare handler with each server's CPU share, the in-process figures,
+// start-up times and memory, the scale figures against their floor, and every goal of the mock's
+// speed beside its figure, met or not; a whole run writes them to docs/benchmark.md.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { Agent, createServer, get as httpGet } from 'node:http'
@@ -8,19 +10,23 @@ import type { AddressInfo } from 'node:net'
 import { availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import autocannon from 'autocannon'
 import { Command, InvalidArgumentError } from 'commander'
 import { build as esbuild } from 'esbuild'
 import { bundleOptions } from '../src/build/bundle.ts'
 import { build } from '../src/build/main.ts'
 import { nodeCommand, pinLoad, pinnableCores, type Cores } from './cores.ts'
 import { measureFloor } from './floor.ts'
-import { GOALS as SCALE_GOALS, measureScale } from './scale.ts'
+import { measureInProcess } from './in-process-run.ts'
+import { loadGenerator, median, percent, rssMegabytes, SATURATED, type LoadRequest } from './load.ts'
+import { goal, loadAverage, report, writeReport } from './report.ts'
+import { measureScale } from './scale.ts'
 
 const TOKEN = 'ivs_acme_owner'
 /** The seeded world's first OAuth client (fixtures/world.json), for an access token issued through the OAuth flow. */
 const FIXTURE = fileURLToPath(new URL('../fixtures/world.json', import.meta.url))
 const STARTUP_LIMIT_MS = 30_000
+/** Where a whole run writes its figures (the docs show these, never figures typed by hand). */
+const DEFAULT_REPORT = fileURLToPath(new URL('../docs/benchmark.md', import.meta.url))
 
 function positiveInteger(value: string): number {
   const parsed = Number(value)
@@ -131,11 +137,31 @@ const options = new Command('bench')
   .option('--large-team <clients>', 'clients of the large team made through POST /_mock/teams (0: none)', countOfClients, 100_000)
   .option('--snapshot-team <clients>', 'clients of the team snapshotted and restored through the control API (0: none)', countOfClients, 5000)
   .option('--only <regex>', 'load only the targets whose name matches (the bare handler always runs)', (value: string) => new RegExp(value, 'i'))
-  .option('--no-pin', 'let the load and the servers share every core (by default, with Linux taskset and 2 CPUs or more, autocannon runs on core 0 and every server under load on core 1)')
+  .option('--only-in-process', 'measure only the in-process figures (mock.fetch against a bare app.request, newTeam())')
+  .option('--no-pin', 'let the load and the servers share every core (by default, with Linux taskset and 2 CPUs or more, the load generator runs on core 0 and every server under load on core 1)')
+  .option('--report <file>', 'where to write the figures as Markdown (a whole run writes docs/benchmark.md; a partial one nothing unless given)')
+  .option('--no-report', 'write no report, not even for a whole run')
   .option('--latency-requests <n>', 'requests, one at a time, for the latency of GET /clients/{id} direct and through the proxy (0: none)', countOfClients, 2000)
   .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : 2))
   .parse(process.argv)
-  .opts<{ duration: number; connections: number; warmup: number; rounds: number; startups: number; onlyStartup?: boolean; scaleRecords: number; onlyScale?: boolean; onlyFloor?: boolean; largeTeam: number; snapshotTeam: number; only?: RegExp; latencyRequests: number; pin: boolean }>()
+  .opts<{
+    duration: number
+    connections: number
+    warmup: number
+    rounds: number
+    startups: number
+    onlyStartup?: boolean
+    scaleRecords: number
+    onlyScale?: boolean
+    onlyFloor?: boolean
+    onlyInProcess?: boolean
+    largeTeam: number
+    snapshotTeam: number
+    only?: RegExp
+    latencyRequests: number
+    pin: boolean
+    report?: string | boolean
+  }>()
 
 interface Started {
   child: ChildProcess
@@ -198,42 +224,48 @@ async function startAndAnswer(command: string[], probe: Probe): Promise<{ child:
 /** How long a just-started process sits idle before its RSS is read. */
 const IDLE_MS = 1000
 
-function rssMegabytes(pid: number | undefined): number {
-  const status = readFileSync(`/proc/${String(pid)}/status`, 'utf8')
-  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024
-}
 
 interface Measurement {
   name: string
   requestsPerSecond: number
+  /** Milliseconds. */
   p50: number
   p99: number
   /** Requests per second in each round (a measurement of one round has its own only). */
   rounds: number[]
+  /** The loaded server's CPU share in each round (1: a core busy throughout). */
+  serverCpu: number[]
+  /** The generator's CPU share in each round. */
+  generatorCpu: number[]
 }
 
-interface Target {
+interface Target extends LoadRequest {
   name: string
-  url: string
-  headers: Record<string, string>
-  method?: 'GET' | 'POST'
-  body?: string
+  /** The process that answers (the proxy, for the target through it). */
+  pid: number | undefined
 }
+
+const generator = loadGenerator()
 
 async function measure(target: Target, round: number): Promise<Measurement> {
-  const run = (duration: number) =>
-    autocannon({ url: target.url, headers: target.headers, method: target.method ?? 'GET', body: target.body, connections: options.connections, duration })
+  const run = (seconds: number, serverPid?: number) => generator.run(target, { connections: options.connections, seconds, serverPid })
   process.stdout.write(`  round ${round}/${options.rounds} ${target.name}: warm-up ${options.warmup} s, measuring ${options.duration} s ... `)
   await run(options.warmup)
-  const result = await run(options.duration)
-  if (result.non2xx > 0 || result.errors > 0) {
-    throw new Error(`${target.name}: ${result.non2xx} non-2xx answers and ${result.errors} errors; the measurement is not valid`)
+  const result = await run(options.duration, target.pid)
+  if (result.failures > 0) throw new Error(`${target.name}: ${result.failures} answers not 2xx or socket errors; the measurement is not valid`)
+  const serverCpu = result.serverCpu ?? Number.NaN
+  console.log(`${result.requestsPerSecond.toFixed(0)} req/s, the server at ${percent(serverCpu)} CPU, the generator at ${percent(result.generatorCpu)}`)
+  return {
+    name: target.name,
+    requestsPerSecond: result.requestsPerSecond,
+    p50: result.p50,
+    p99: result.p99,
+    rounds: [result.requestsPerSecond],
+    serverCpu: [serverCpu],
+    generatorCpu: [result.generatorCpu],
   }
-  console.log(`${result.requests.average.toFixed(0)} req/s`)
-  return { name: target.name, requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, rounds: [result.requests.average] }
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number
 
 /** Rounds interleave the targets, so a slow moment of the machine hits all of them alike. */
 async function measureAll(targets: Target[]): Promise<Measurement[]> {
@@ -249,18 +281,40 @@ async function measureAll(targets: Target[]): Promise<Measurement[]> {
       p50: median(measured.map((m) => m.p50)),
       p99: median(measured.map((m) => m.p99)),
       rounds: measured.map((m) => m.requestsPerSecond),
+      serverCpu: measured.map((m) => m.serverCpu[0] as number),
+      generatorCpu: measured.map((m) => m.generatorCpu[0] as number),
     }
   })
 }
 
+/** A ratio of two targets' throughput, or why none can be given. */
+type Ratio = { value: number; rounds: number } | { unreliable: string }
+
 /**
  * How fast `measured` is against `base`: the median over the rounds of the two's ratio in each
- * round. Targets measured in one round are seconds apart, so a slow spell of the machine (they
- * last long enough to slow whole rounds) slows both sides of a round's ratio, where it would pull
- * one side's median and not the other's.
+ * round, counting only the rounds where `base` (the faster, the bare server for most) kept its
+ * core busy: in the others the generator or other work set the pace. Targets measured in one
+ * round are seconds apart, so a slow spell of the machine (they last long enough to slow whole
+ * rounds) slows both sides of a round's ratio, where it would pull one side's median and not the
+ * other's.
  */
-function pairedRatio(measured: Measurement, base: Measurement): number {
-  return median(measured.rounds.map((value, round) => value / (base.rounds[round] as number)))
+function pairedRatio(measured: Measurement, base: Measurement): Ratio {
+  if (!generator.trusted) return { unreliable: 'autocannon cannot saturate the bare server: ratios cannot be trusted; apt-get install wrk' }
+  const counted = measured.rounds.flatMap((value, round) => ((base.serverCpu[round] ?? 0) >= SATURATED ? [value / (base.rounds[round] as number)] : []))
+  if (counted.length === 0) {
+    return { unreliable: `${base.name} at ${percent(median(base.serverCpu))} CPU, under ${percent(SATURATED)}: the generator or other work on the machine set the pace` }
+  }
+  return { value: median(counted), rounds: counted.length }
+}
+
+/** A ratio as the table shows it. */
+const ratioCell = (ratio: Ratio) => ('value' in ratio ? ratio.value.toFixed(2) : 'unrel.').padStart(9)
+
+/** What a goal's line says of a ratio: the figure, or why there is none. */
+function ratioFigure(ratio: Ratio, measured: Measurement, base: Measurement): string {
+  if (!('value' in ratio)) return ratio.unreliable
+  const rounds = ratio.rounds === options.rounds ? "the rounds' median" : `the median of the ${ratio.rounds} of ${options.rounds} rounds where ${base.name} was at >= ${percent(SATURATED)} CPU`
+  return `${ratio.value.toFixed(2)}x, ${rounds}; medians ${measured.requestsPerSecond.toFixed(0)} against ${base.requestsPerSecond.toFixed(0)} req/s`
 }
 
 interface Startups {
@@ -290,11 +344,6 @@ async function measureStartups(mockCommand: string[], bareCommand: string[]): Pr
     idleRss: median(measured.map((m) => m.idleRss)),
   })
   return { mock: medians(runs.mock), bare: medians(runs.bare) }
-}
-
-/** A goal's line: what it asks, met or not, and the figure measured. */
-function goal(text: string, met: boolean, figure: string): void {
-  console.log(`goal: ${text}: ${met ? 'met' : 'NOT met'} (${figure})`)
 }
 
 /** An access token issued through the OAuth flow (the control API grants the code as the fixture's Acme owner would), for the team and user of TOKEN. */
@@ -374,9 +423,22 @@ const GOALS = {
 async function main(): Promise<void> {
   const bin = fileURLToPath(new URL('../bin/ivs-mock.js', import.meta.url))
   const bareScript = fileURLToPath(new URL('./bare-server.ts', import.meta.url))
-  console.log(`ivs-mock benchmark: Node ${process.version}, ${availableParallelism()} CPUs, ${options.connections} connections, ${options.duration} s per target`)
+  const loadBefore = loadAverage()
+  console.log(`ivs-mock benchmark: Node ${process.version}, ${availableParallelism()} CPUs, ${options.connections} connections, ${options.duration} s per target; load average ${loadBefore}`)
+  console.log(`load generator: ${generator.name}`)
   // In process, from the sources: nothing is built or started.
-  if (options.onlyFloor) return measureFloor({ clients: 100_000, records: options.scaleRecords, goals: SCALE_GOALS })
+  const reportIfAsked = (whole: boolean, pinning: string) => {
+    // Commander leaves `report` undefined when neither --report nor --no-report is given.
+    const reportFile = options.report === undefined || options.report === true ? (whole ? DEFAULT_REPORT : undefined) : options.report || undefined
+    if (!reportFile) return
+    writeReport(reportFile, { generator: generator.name, pinned: pinning, command: `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`, load: { before: loadBefore, after: loadAverage() } })
+    console.log(`written: ${reportFile}`)
+  }
+  if (options.onlyFloor) {
+    measureFloor({ clients: 100_000, records: options.scaleRecords })
+    reportIfAsked(false, 'unpinned: the floor is measured in process')
+    return
+  }
 
   // A fresh dist/main.js, so every start below is what npm start runs, never a rebuild.
   console.log('build:')
@@ -390,26 +452,35 @@ async function main(): Promise<void> {
   const children: ChildProcess[] = []
   const cleanups: Array<() => void> = []
   const cores = options.pin ? pinnableCores() : undefined
+  const pinning = cores ? `the load on core ${cores.load}, every server it loads on core ${cores.server} (taskset)` : 'unpinned: the load and the servers share every core'
   /** From here on, the load runs on one core and the servers it loads on another. */
   const pin = () => {
     if (!cores) return
     pinLoad(cores)
     pinnedTo = cores
-    console.log(`pinned: the load on core ${cores.load}, the servers on core ${cores.server} (--no-pin to share every core)`)
+    console.log(`pinned: ${pinning} (--no-pin to share every core)`)
   }
-  const scale = () => measureScale({ bin, clients: 100_000, records: options.scaleRecords, connections: options.connections, duration: options.duration, warmup: options.warmup, cores: pinnedTo })
-  try {
+  const scale = () => measureScale({ bin, clients: 100_000, records: options.scaleRecords, connections: options.connections, duration: options.duration, warmup: options.warmup, cores: pinnedTo, generator })
+  const whole = !options.onlyStartup && !options.onlyScale && !options.onlyInProcess && options.only === undefined
+  /** What the options ask to measure; a partial run returns early, and the report is written after it either way. */
+  const measureAsked = async (): Promise<void> => {
     if (options.onlyScale) {
       pin()
-      return await scale()
+      await scale()
+      return
+    }
+    if (options.onlyInProcess) {
+      pin()
+      await measureInProcess(pinnedTo)
+      return
     }
     console.log('start-up:')
     const startup = await measureStartups(mockCommand, [bareBundle])
     const startupGoals = () => {
-      console.log(
+      report(
         `start-up: ${startup.mock.answerMs.toFixed(0)} ms from spawn to the first answer, listening at ${startup.mock.listeningMs.toFixed(0)} ms (bare handler: ${startup.bare.answerMs.toFixed(0)} and ${startup.bare.listeningMs.toFixed(0)} ms), medians of ${options.startups}`,
       )
-      console.log(`idle memory (RSS ${IDLE_MS} ms after the first answer): ${startup.mock.idleRss.toFixed(0)} MB (bare handler: ${startup.bare.idleRss.toFixed(0)} MB)`)
+      report(`idle memory (RSS ${IDLE_MS} ms after the first answer): ${startup.mock.idleRss.toFixed(0)} MB (bare handler: ${startup.bare.idleRss.toFixed(0)} MB)`)
       goal(`start-up (spawn to first answer) at most ${GOALS.startupMs} ms`, startup.mock.answerMs <= GOALS.startupMs, `${startup.mock.answerMs.toFixed(0)} ms`)
       goal(`idle RSS at most ${GOALS.idleRssMb} MB`, startup.mock.idleRss <= GOALS.idleRssMb, `${startup.mock.idleRss.toFixed(0)} MB`)
     }
@@ -450,9 +521,13 @@ async function main(): Promise<void> {
     // The same caller (team and user) through an OAuth access token, a JWT issued by the OAuth flow.
     const oauthHeaders = { Authorization: `Bearer ${await oauthAccessToken(mock.origin)}` }
 
-    // The bare handler answers the same client JSON, so both sides serialise the same payload.
-    const bare = await start([bareBundle], { BARE_BODY: clientJson })
+    // The yardstick of the reads: a bare handler answering {"ok":true}. Beside it one answering the
+    // same client JSON as the mock (the same payload to serialise and send), whose POST parses its
+    // body and answers 201 with that JSON: the yardstick of the writes.
+    const bare = await start([bareBundle])
     children.push(bare.child)
+    const bareClient = await start([bareBundle], { BARE_BODY: clientJson })
+    children.push(bareClient.child)
 
     // The large team, the snapshots and the writes each load a mock of their own: a heap grown by
     // one target (100,000 clients, thousands of created ones) slows every other target of its
@@ -482,80 +557,86 @@ async function main(): Promise<void> {
 
     console.log('running:')
     const only = options.only
-    const [baseline, bareCreate, ...targets] = (await measureAll([
-      { name: 'bare Hono handler (fixed JSON)', url: `${bare.origin}/`, headers: {} },
-      { name: 'bare Hono POST (parses JSON, 201)', url: `${bare.origin}/`, headers: { 'Content-Type': 'application/json' }, method: 'POST', body: NEW_CLIENT },
+    const byId = `/api/v2/clients/${client.id}`
+    const [baseline, bareSame, bareCreate, ...targets] = (await measureAll([
+      { name: 'bare Hono GET {"ok":true}', url: `${bare.origin}/`, headers: {}, pid: bare.child.pid },
+      { name: "bare Hono GET, the client's JSON", url: `${bareClient.origin}/`, headers: {}, pid: bareClient.child.pid },
+      { name: 'bare Hono POST (parses JSON, 201)', url: `${bareClient.origin}/`, headers: { 'Content-Type': 'application/json' }, method: 'POST', body: NEW_CLIENT, pid: bareClient.child.pid },
       ...([
-        { name: 'GET /clients/{id}', url: `${mock.origin}/api/v2/clients/${client.id}`, headers },
-        { name: 'GET /clients/{id}, a mock of its own', url: `${alone.origin}/api/v2/clients/${client.id}`, headers },
-        { name: 'GET /clients/{id}, journal off', url: `${withoutJournal.origin}/api/v2/clients/${client.id}`, headers },
-        { name: 'GET /clients/{id}, faults set', url: `${faulted.origin}/api/v2/clients/${client.id}`, headers },
-        { name: 'GET /clients/{id}, OAuth token', url: `${mock.origin}/api/v2/clients/${client.id}`, headers: oauthHeaders },
-        { name: 'GET /clients/{id}, via the proxy', url: `${proxy.origin}/api/v2/clients/${client.id}`, headers },
-        { name: 'GET /clients?limit=25', url: `${mock.origin}/api/v2/clients?limit=25`, headers },
-        { name: 'GET /records/{id}', url: `${mock.origin}/api/v2/records/${record.id}`, headers },
-        { name: 'GET /records?limit=25', url: `${mock.origin}/api/v2/records?limit=25`, headers },
-        { name: 'POST /clients, no webhook', url: `${writer.origin}/api/v2/clients`, headers: quiet, method: 'POST', body: NEW_CLIENT },
-        { name: 'POST /clients, hanging webhook', url: `${writer.origin}/api/v2/clients`, headers: subscribed, method: 'POST', body: NEW_CLIENT },
-        { name: 'POST /clients, --data', url: `${durable.origin}/api/v2/clients`, headers: durableWriter, method: 'POST', body: NEW_CLIENT },
+        { name: 'GET /clients/{id}', url: `${mock.origin}${byId}`, headers, pid: mock.child.pid },
+        { name: 'GET /clients/{id}, a mock of its own', url: `${alone.origin}${byId}`, headers, pid: alone.child.pid },
+        { name: 'GET /clients/{id}, journal off', url: `${withoutJournal.origin}${byId}`, headers, pid: withoutJournal.child.pid },
+        { name: 'GET /clients/{id}, faults set', url: `${faulted.origin}${byId}`, headers, pid: faulted.child.pid },
+        { name: 'GET /clients/{id}, OAuth token', url: `${mock.origin}${byId}`, headers: oauthHeaders, pid: mock.child.pid },
+        // The proxy and the mock behind it share the servers' core: the proxy's share is what is left.
+        { name: 'GET /clients/{id}, via the proxy', url: `${proxy.origin}${byId}`, headers, pid: proxy.child.pid },
+        { name: 'GET /clients?limit=25', url: `${mock.origin}/api/v2/clients?limit=25`, headers, pid: mock.child.pid },
+        { name: 'GET /records/{id}', url: `${mock.origin}/api/v2/records/${record.id}`, headers, pid: mock.child.pid },
+        { name: 'GET /records?limit=25', url: `${mock.origin}/api/v2/records?limit=25`, headers, pid: mock.child.pid },
+        { name: 'POST /clients, no webhook', url: `${writer.origin}/api/v2/clients`, headers: quiet, method: 'POST', body: NEW_CLIENT, pid: writer.child.pid },
+        { name: 'POST /clients, hanging webhook', url: `${writer.origin}/api/v2/clients`, headers: subscribed, method: 'POST', body: NEW_CLIENT, pid: writer.child.pid },
+        { name: 'POST /clients, --data', url: `${durable.origin}/api/v2/clients`, headers: durableWriter, method: 'POST', body: NEW_CLIENT, pid: durable.child.pid },
         ...(crowded && large
           ? [
-              { name: `GET /clients/{id}, 50 clients, beside the large team`, url: `${crowded.origin}/api/v2/clients/${client.id}`, headers },
-              { name: `GET /clients/{id}, ${options.largeTeam} clients`, url: `${crowded.origin}/api/v2/clients/${large.clientId}`, headers: large.headers },
+              { name: `GET /clients/{id}, 50 clients, beside the large team`, url: `${crowded.origin}${byId}`, headers, pid: crowded.child.pid },
+              { name: `GET /clients/{id}, ${options.largeTeam} clients`, url: `${crowded.origin}/api/v2/clients/${large.clientId}`, headers: large.headers, pid: crowded.child.pid },
             ]
           : []),
       ] as Target[]).filter((target) => !only || only.test(target.name)),
-    ])) as [Measurement, Measurement, ...Measurement[]]
+    ])) as [Measurement, Measurement, Measurement, ...Measurement[]]
     const latencyRequests = options.latencyRequests
     const latency =
       latencyRequests > 0
-        ? await sequentialLatency([`${mock.origin}/api/v2/clients/${client.id}`, `${proxy.origin}/api/v2/clients/${client.id}`], headers, latencyRequests)
+        ? await sequentialLatency([`${mock.origin}${byId}`, `${proxy.origin}${byId}`], headers, latencyRequests)
         : undefined
     const rssAfterLoad = rssMegabytes(mock.child.pid)
 
-    console.log('')
-    // autocannon reports latency in whole milliseconds: a ratio to a 0 ms baseline means nothing.
-    const latencyRatio = (value: number, base: number) => (base >= 1 ? num(value / base, 2) : '      n/a')
-    console.log(`medians of ${options.rounds} rounds:`)
-    console.log(`${pad('target', 34)}${'req/s'.padStart(9)}${'x bare'.padStart(9)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'x p50'.padStart(9)}${'x p99'.padStart(9)}`)
-    // Writes are set beside the bare POST, which parses its body too; reads beside the bare GET.
+    report('')
+    report(`medians of ${options.rounds} rounds of ${options.duration} s at ${options.connections} connections, each after ${options.warmup} s of warm-up; ${generator.name}; ${pinning}`)
+    report(`${pad('target', 42)}${'req/s'.padStart(9)}${'x bare'.padStart(9)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'server'.padStart(9)}${'load'.padStart(9)}`)
+    // Writes are set beside the bare POST, which parses its body too; reads beside the bare GET of {"ok":true}.
     const yardstick = (m: Measurement) => (m.name.startsWith('POST') || m === bareCreate ? bareCreate : baseline)
-    console.log(`${pad('', 34)}(x bare: to the bare GET, or for a POST to the bare POST: the median of each round's ratio)`)
-    for (const m of [baseline, bareCreate, ...targets]) {
-      const base = yardstick(m)
-      console.log(
-        `${pad(m.name, 34)}${num(m.requestsPerSecond)}${num(pairedRatio(m, base), 2)}${num(m.p50)}${num(m.p99)}${latencyRatio(m.p50, base.p50)}${latencyRatio(m.p99, base.p99)}`,
+    for (const m of [baseline, bareSame, bareCreate, ...targets]) {
+      report(
+        `${pad(m.name, 42)}${num(m.requestsPerSecond)}${ratioCell(pairedRatio(m, yardstick(m)))}${num(m.p50, 2)}${num(m.p99, 2)}${percent(median(m.serverCpu)).padStart(9)}${percent(median(m.generatorCpu)).padStart(9)}`,
       )
     }
-    console.log('')
-    console.log(
+    report(`${pad('', 42)}x bare: to the bare GET {"ok":true}, a POST to the bare POST, the median of each round's ratio`)
+    report(`${pad('', 42)}(only rounds whose yardstick was at >= ${percent(SATURATED)} CPU; "unrel." when none was)`)
+    report(`${pad('', 42)}server, load: the CPU share of the server loaded and of the generator, medians`)
+    report('')
+    report(
       `memory (RSS): ${rssAfterStart.toFixed(0)} MB after start, ${rssAfterLoad.toFixed(0)} MB after load${rssWithLargeTeam === undefined ? '' : `; the mock with the large team ${rssWithLargeTeam.toFixed(0)} MB`}`,
     )
     const target = (name: string) => targets.find((m) => m.name === name)
-    const ratioGoal = (name: string, base: Measurement, least: number) => {
+    /** A goal on a ratio: judged only when the ratio could be measured. */
+    const ratioGoal = (text: string, ratio: Ratio, met: (value: number) => boolean, figure: string) =>
+      goal(text, 'value' in ratio ? met(ratio.value) : ratio, figure)
+    const throughputGoal = (name: string, base: Measurement, least: number) => {
       const measured = target(name)
       if (!measured) return
       const ratio = pairedRatio(measured, base)
-      goal(`${name} at least ${least.toFixed(2)}x ${base.name}`, ratio >= least, `${ratio.toFixed(2)}x, the rounds' median; medians ${measured.requestsPerSecond.toFixed(0)} against ${base.requestsPerSecond.toFixed(0)} req/s`)
+      ratioGoal(`${name} at least ${least.toFixed(2)}x ${base.name}`, ratio, (value) => value >= least, ratioFigure(ratio, measured, base))
     }
-    ratioGoal('GET /clients/{id}', baseline, GOALS.byId)
-    ratioGoal('GET /clients?limit=25', baseline, GOALS.list)
-    ratioGoal('POST /clients, no webhook', bareCreate, GOALS.create)
-    const byId = target('GET /clients/{id}')
+    throughputGoal('GET /clients/{id}', baseline, GOALS.byId)
+    throughputGoal('GET /clients?limit=25', baseline, GOALS.list)
+    throughputGoal('POST /clients, no webhook', bareCreate, GOALS.create)
+    const firstById = target('GET /clients/{id}')
     // Each cost: how much throughput GET /clients/{id} loses with it, against the same target without
     // it: the journal and the faults on mocks that serve that request alone, the OAuth token on the first.
     const costGoal = (what: string, withIt: Measurement | undefined, without: Measurement | undefined) => {
       if (!withIt || !without) return
-      const cost = 1 - pairedRatio(withIt, without)
-      goal(`${what} costs GET /clients/{id} under ${GOALS.cost * 100}% of its throughput`, cost < GOALS.cost, `${(cost * 100).toFixed(1)}%, the rounds' median; medians ${withIt.requestsPerSecond.toFixed(0)} against ${without.requestsPerSecond.toFixed(0)} req/s`)
+      const ratio = pairedRatio(withIt, without)
+      const figure = 'value' in ratio ? `${((1 - ratio.value) * 100).toFixed(1)}%, from ${ratioFigure(ratio, withIt, without)}` : ''
+      ratioGoal(`${what} costs GET /clients/{id} under ${GOALS.cost * 100}% of its throughput`, ratio, (value) => 1 - value < GOALS.cost, figure)
     }
     const byIdAlone = target('GET /clients/{id}, a mock of its own')
     costGoal('the traffic journal', byIdAlone, target('GET /clients/{id}, journal off'))
     costGoal('a fault set that does not match', target('GET /clients/{id}, faults set'), byIdAlone)
-    costGoal('an OAuth access token (a JWT) instead of a personal token', target('GET /clients/{id}, OAuth token'), byId)
+    costGoal('an OAuth access token (a JWT) instead of a personal token', target('GET /clients/{id}, OAuth token'), firstById)
     if (latency) {
       const [direct, proxied] = latency as [{ p50: number; p99: number }, { p50: number; p99: number }]
-      console.log(
+      report(
         `proxy: GET /clients/{id} one at a time (${latencyRequests} requests): direct p50 ${direct.p50.toFixed(2)} ms, p99 ${direct.p99.toFixed(2)} ms; through the proxy p50 ${proxied.p50.toFixed(2)} ms, p99 ${proxied.p99.toFixed(2)} ms; added p50 ${(proxied.p50 - direct.p50).toFixed(2)} ms, p99 ${(proxied.p99 - direct.p99).toFixed(2)} ms`,
       )
     }
@@ -564,36 +645,43 @@ async function main(): Promise<void> {
     const smallById = large ? target('GET /clients/{id}, 50 clients, beside the large team') : undefined
     if (smallById && largeById) {
       const same = pairedRatio(largeById, smallById)
-      goal(`GET /clients/{id} as fast with ${options.largeTeam} clients as with 50 (within 10%)`, same >= 0.9, `${same.toFixed(2)}x`)
+      ratioGoal(`GET /clients/{id} as fast with ${options.largeTeam} clients as with 50 (within 10%)`, same, (value) => value >= 0.9, ratioFigure(same, largeById, smallById))
     }
     const [quietWrites, hangingWrites] = [target('POST /clients, no webhook'), target('POST /clients, hanging webhook')]
     if (quietWrites && hangingWrites) {
-      console.log(
-        `webhooks: POST /clients with a receiver that never answers subscribed to *: p50 ${hangingWrites.p50} ms, p99 ${hangingWrites.p99} ms, ${hangingWrites.requestsPerSecond.toFixed(0)} req/s (without: p50 ${quietWrites.p50} ms, p99 ${quietWrites.p99} ms, ${quietWrites.requestsPerSecond.toFixed(0)} req/s); the receiver got ${hanging.requests()} attempts (one at a time, 5 s each)`,
+      report(
+        `webhooks: POST /clients with a receiver that never answers subscribed to *: p50 ${hangingWrites.p50.toFixed(2)} ms, p99 ${hangingWrites.p99.toFixed(2)} ms, ${hangingWrites.requestsPerSecond.toFixed(0)} req/s (without: p50 ${quietWrites.p50.toFixed(2)} ms, p99 ${quietWrites.p99.toFixed(2)} ms, ${quietWrites.requestsPerSecond.toFixed(0)} req/s); the receiver got ${hanging.requests()} attempts (one at a time, 5 s each)`,
       )
     }
     const durableWrites = target('POST /clients, --data')
     if (quietWrites && durableWrites) {
       const ratio = pairedRatio(durableWrites, quietWrites)
-      goal(
-        `POST /clients with --data at least ${GOALS.durableCreate.toFixed(2)}x of in memory`,
-        ratio >= GOALS.durableCreate,
-        `${ratio.toFixed(2)}x, the rounds' median; medians ${durableWrites.requestsPerSecond.toFixed(0)} against ${quietWrites.requestsPerSecond.toFixed(0)} req/s`,
-      )
+      ratioGoal(`POST /clients with --data at least ${GOALS.durableCreate.toFixed(2)}x of in memory`, ratio, (value) => value >= GOALS.durableCreate, ratioFigure(ratio, durableWrites, quietWrites))
     }
     if (snapshots) {
-      console.log(
+      report(
         `snapshots: a team of ${options.snapshotTeam} clients (${snapshots.rows} rows): snapshot ${snapshots.snapshotMs.toFixed(0)} ms, restore ${snapshots.restoreMs.toFixed(0)} ms (median of ${RESTORES}, over HTTP)`,
       )
     }
-    if (options.scaleRecords > 0) await scale()
     startupGoals()
+    // In process and the scale team, with the servers above stopped: each runs alone on the servers' core.
+    await Promise.all(children.splice(0).map(stop))
+    report('')
+    await measureInProcess(pinnedTo)
+    if (options.scaleRecords > 0) {
+      report('')
+      await scale()
+    }
+  }
+  try {
+    await measureAsked()
   } finally {
     // The mocks stop first: one on a data file finishes a compaction before its folder goes.
     await Promise.all(children.map(stop))
     for (const cleanup of cleanups) cleanup()
     rmSync(bareDir, { recursive: true, force: true })
   }
+  reportIfAsked(whole, pinning)
 }
 
 await main()

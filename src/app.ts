@@ -15,10 +15,10 @@ import { controlRoutes } from './control/routes.ts'
 import { bearerToken, identifier } from './kernel/auth.ts'
 import type { KernelEnv } from './kernel/env.ts'
 import { BodyCutShort, DEFAULT_MAX_BODY_BYTES } from './kernel/body.ts'
-import { MockClosedError } from './kernel/closed.ts'
 import { browserPolicy, crossOrigin, hostCheck, hostVerdict } from './kernel/browsers.ts'
 import { HostAllowList } from './kernel/hosts.ts'
 import { HtmlError, HttpError, routeNotFound, serverError } from './kernel/errors.ts'
+import { MockClosedError } from './kernel/closed.ts'
 import { ConnectionDropped, dropConnection, Faults, latencyDraw, type Latency } from './kernel/faults.ts'
 import { DEFAULT_JOURNAL_SIZE, Journal, type Exchange } from './kernel/journal.ts'
 import { Routes, type Gate } from './kernel/operation.ts'
@@ -66,6 +66,9 @@ export const OAUTH_BASE = `${SURFACES.oauth.base}/oauth`
 /** The pages outside the API: the dashboard and the API reference (main.ts prints where). */
 export { DASHBOARD_BASE, DOCS_BASE } from './ui/bases.ts'
 
+/** Runs a request that may change state as one write unit (AppOptions.writeUnit). */
+export type WriteUnit = <T>(work: () => Promise<T>) => Promise<T>
+
 export interface AppOptions extends Services {
   contracts: Contracts
   rateLimit: { limit: number; windowSeconds: number }
@@ -81,7 +84,7 @@ export interface AppOptions extends Services {
    * Runs every request that may change state (any method but GET, HEAD and OPTIONS) as one write
    * unit: with --data, its changes are in the change log before it is answered (src/store/persistence.ts).
    */
-  writeUnit?: <T>(work: () => Promise<T>) => Promise<T>
+  writeUnit?: WriteUnit
   version?: string
   /** API exchanges the journal keeps per team (DEFAULT_JOURNAL_SIZE by default); 0 keeps none. */
   journalSize?: number
@@ -160,20 +163,15 @@ async function holdFor(ms: number, closing: AbortSignal | undefined, what: () =>
   }
 }
 
-export function createApp(options: AppOptions): Hono<KernelEnv<RequestContext>> {
-  const { contracts, store, clock } = options
-  const services: Services = {
-    store,
-    clock,
-    random: options.random,
-    events: options.events,
-    scheduler: options.scheduler,
-    blobs: options.blobs,
-    behaviour: options.behaviour,
-    webhooks: options.webhooks,
-  }
-  const faults = new Faults(contracts, { nowMs: clock.nowMs, rateLimit: options.rateLimit, maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES })
-  const routes = new Routes<RequestContext>(contracts, {
+/** The services every request and job acts with, written out field by field (AppOptions has more). */
+function servicesOf(options: AppOptions): Services {
+  const { store, clock, random, events, scheduler, blobs, behaviour, webhooks } = options
+  return { store, clock, random, events, scheduler, blobs, behaviour, webhooks }
+}
+
+/** Every operation of /api/v2 on its gate (kernel/operation.ts), with the roles' write rule and the faults in front of it. */
+function apiRoutes(options: AppOptions, faults: Faults): Routes<RequestContext> {
+  const routes = new Routes<RequestContext>(options.contracts, {
     base: API_BASE,
     // Read-only members get 403 on every write (FACTS.md "Roles"); their own profile is theirs to change.
     mayWrite: (ctx, op) => USER_OWN_WRITES.has(op.id) || canWrite(ctx.member.role),
@@ -182,22 +180,108 @@ export function createApp(options: AppOptions): Hono<KernelEnv<RequestContext>> 
     maxBodyBytes: options.maxBodyBytes,
   })
   for (const register of RESOURCE_ROUTES) register(routes)
+  return routes
+}
 
-  const journal = new Journal(contracts, options.journalSize ?? DEFAULT_JOURNAL_SIZE)
-  const limiter = new RateLimiter(options.rateLimit.limit, options.rateLimit.windowSeconds * 1000)
-  const oauth = oauthOf(store)
-  // A personal token first: it is most requests' token, and its lookup is one Map miss for an OAuth one.
-  const identify = identifier<RequestContext>((token) => {
-    const identity = store.resolveToken(token, clock.timestamp) ?? oauth.resolve(token, clock.timestamp)
-    return identity && requestContext(identity, services)
-  })
-  // A limit is shared by all tokens of one user on one team, separate per team (FACTS.md).
-  const limit = rateLimiting<RequestContext>(limiter, clock.nowMs, (ctx) => `${ctx.user.id}:${ctx.team.id}`)
+/**
+ * The stages of every API request, in order, each a method below:
+ *
+ *   identify  the bearer token, if any, to its caller (a RequestContext); the gate answers 401 without one
+ *   limit     the request counted against its caller's rate limit: a 429 over it, the limit's headers on every answer
+ *   gate      the operation's own (kernel/operation.ts): a fault's answer instead, or the operation's checks and handler
+ *   settle    an error answered as the service answers it; the answer held for a fault's delay and --latency,
+ *             and a dropping fault's connection dropped last
+ *   keep      the exchange copied into the traffic journal (its verdicts are worked out when it is read)
+ *
+ * Whatever fell due on the clock happens first, before the request sees the state. A request stays
+ * synchronous all the way unless its operation is not (a body to read) or its answer is held.
+ */
+class ApiExchange {
+  private readonly identifyCaller: (c: ApiContext) => void
+  private readonly countRequest: (c: ApiContext) => void
+  private readonly latency: () => number
+
+  constructor(
+    private readonly options: AppOptions,
+    services: Services,
+    private readonly journal: Journal,
+  ) {
+    const { store, clock } = options
+    const oauth = oauthOf(store)
+    // A personal token first: it is most requests' token, and its lookup is one Map miss for an OAuth one.
+    this.identifyCaller = identifier<RequestContext>((token) => {
+      const identity = store.resolveToken(token, clock.timestamp) ?? oauth.resolve(token, clock.timestamp)
+      return identity && requestContext(identity, services)
+    })
+    const limiter = new RateLimiter(options.rateLimit.limit, options.rateLimit.windowSeconds * 1000)
+    // A limit is shared by all tokens of one user on one team, separate per team (FACTS.md).
+    this.countRequest = rateLimiting<RequestContext>(limiter, clock.nowMs, (ctx) => `${ctx.user.id}:${ctx.team.id}`)
+    this.latency = latencyDraw(options.latency)
+  }
+
+  /** One API request through every stage; `gate` is its operation's (or the unknown route's 404). */
+  readonly serve = (c: ApiContext, gate: Gate<RequestContext>): Response | Promise<Response> => {
+    const started = this.journal.enabled ? performance.now() : 0
+    const atMs = this.journal.enabled ? this.options.clock.nowMs() : 0
+    let answer: Response | Promise<Response>
+    try {
+      this.options.scheduler.runDue()
+      this.identify(c)
+      this.limit(c)
+      answer = this.gate(c, gate)
+    } catch (error) {
+      answer = this.failed(c, error)
+    }
+    if (answer instanceof Promise) return answer.then(undefined, (error: unknown) => this.failed(c, error)).then((settled) => this.settle(c, settled, atMs, started))
+    return this.settle(c, answer, atMs, started)
+  }
+
+  /** Stage identify: the caller, or none (kernel/auth.ts). */
+  private identify(c: ApiContext): void {
+    this.identifyCaller(c)
+  }
+
+  /** Stage limit: a 429 is thrown here, before routing (kernel/rate-limit.ts). */
+  private limit(c: ApiContext): void {
+    this.countRequest(c)
+  }
+
+  /** Stage gate: the operation's route handler, synchronous unless it reads a body or a fault waits. */
+  private gate(c: ApiContext, gate: Gate<RequestContext>): Response | Promise<Response> {
+    return gate(c)
+  }
+
+  /** An error as its answer; keep reads why from c.error. */
+  private failed(c: ApiContext, error: unknown): Response {
+    c.error = error as Error
+    return answerError(error as Error, c)
+  }
+
   /**
-   * Copies what the journal keeps of an exchange: a few fields (this runs on every request); the
-   * journal works out the verdicts when it is read.
+   * Stage settle: the answer is held for a fault's delay and --latency (the journal's duration
+   * includes it), kept, and a dropping fault drops the connection last: in process, as a rejected
+   * fetch (Node's fetch rejects, it does not throw), so that case is asynchronous too.
    */
-  const keep = (c: ApiContext, answer: Response, atMs: number, started: number) => {
+  private settle(c: ApiContext, answer: Response, atMs: number, started: number): Response | Promise<Response> {
+    const fault = c.get('fault')
+    const delay = (fault?.delayMs ?? 0) + this.latency()
+    if (delay === 0 && fault?.drop !== true) return this.finish(c, answer, atMs, started)
+    const held = delay > 0 ? holdFor(delay, this.options.closing, () => `${c.req.method} ${c.req.path}`) : Promise.resolve()
+    return held.then(() => this.finish(c, answer, atMs, started))
+  }
+
+  private finish(c: ApiContext, answer: Response, atMs: number, started: number): Response {
+    if (this.journal.enabled) this.keep(c, answer, atMs, started)
+    const fault = c.get('fault')
+    if (fault?.drop) dropConnection(c, fault.description)
+    return answer
+  }
+
+  /**
+   * Stage keep: copies what the journal keeps of an exchange, a few fields (this runs on every
+   * request); the journal works out the verdicts when it is read.
+   */
+  private keep(c: ApiContext, answer: Response, atMs: number, started: number): void {
     const error = c.error instanceof HttpError ? c.error : undefined
     const status = answer.status
     const exchange: Exchange = {
@@ -215,67 +299,25 @@ export function createApp(options: AppOptions): Hono<KernelEnv<RequestContext>> 
     }
     if (status === 401) {
       const token = bearerToken(c.req.header('Authorization'))
-      const rejected = token === undefined ? { reason: 'no Bearer token in the Authorization header', team: undefined } : store.whyRejected(token, clock.timestamp)
+      const rejected = token === undefined ? { reason: 'no Bearer token in the Authorization header', team: undefined } : this.options.store.whyRejected(token, this.options.clock.timestamp)
       exchange.reason = rejected.reason
       exchange.team = rejected.team
     }
-    journal.record(exchange, c.get('bodyText'))
+    this.journal.record(exchange, c.get('bodyText'))
   }
-  const latency = latencyDraw(options.latency)
-  /** An error as its answer; the journal reads why from c.error. */
-  const failed = (c: ApiContext, error: unknown): Response => {
-    c.error = error as Error
-    return answerError(error as Error, c)
-  }
-  /**
-   * After the answer: it is held for a fault's delay and --latency (the journal's duration
-   * includes it), kept, and a dropping fault drops the connection last: in process, as a rejected
-   * fetch (Node's fetch rejects, it does not throw), so that case is asynchronous too.
-   */
-  const settle = (c: ApiContext, answer: Response, atMs: number, started: number): Response | Promise<Response> => {
-    const fault = c.get('fault')
-    const delay = (fault?.delayMs ?? 0) + latency()
-    if (delay === 0 && fault?.drop !== true) return finish(c, answer, atMs, started)
-    const held = delay > 0 ? holdFor(delay, options.closing, () => `${c.req.method} ${c.req.path}`) : Promise.resolve()
-    return held.then(() => finish(c, answer, atMs, started))
-  }
-  const finish = (c: ApiContext, answer: Response, atMs: number, started: number): Response => {
-    if (journal.enabled) keep(c, answer, atMs, started)
-    const fault = c.get('fault')
-    if (fault?.drop) dropConnection(c, fault.description)
-    return answer
-  }
-  /**
-   * Every API request, the operation's gate or the unknown route's 404 inside: whatever fell due
-   * on the clock happens before the request sees the state; the caller is identified and counted
-   * (a 429 is answered here, before routing); every answer, errors included, is settled and kept.
-   * Synchronous unless the operation is (a body to read, a delay): see Routes.serveOn.
-   */
-  const exchange = (c: ApiContext, gate: Gate<RequestContext>): Response | Promise<Response> => {
-    const started = journal.enabled ? performance.now() : 0
-    const atMs = journal.enabled ? clock.nowMs() : 0
-    let answer: Response | Promise<Response>
-    try {
-      options.scheduler.runDue()
-      identify(c)
-      limit(c)
-      answer = gate(c)
-    } catch (error) {
-      answer = failed(c, error)
-    }
-    if (answer instanceof Promise) return answer.then(undefined, (error: unknown) => failed(c, error)).then((settled) => settle(c, settled, atMs, started))
-    return settle(c, answer, atMs, started)
-  }
-  // The unit begins before the token is resolved: the caller's own user row (PATCH /me) is one it may change.
-  const writeUnit = options.writeUnit
-  const inWriteUnit = writeUnit && ((c: Context, next: () => Promise<void>) => (READ_ONLY_METHODS.has(c.req.method) ? next() : writeUnit(next)))
-  const serveApi =
-    writeUnit === undefined
-      ? exchange
-      : (c: ApiContext, gate: Gate<RequestContext>) => (READ_ONLY_METHODS.has(c.req.method) ? exchange(c, gate) : writeUnit(async () => exchange(c, gate)))
+}
 
-  // The control API has no caller: every request acts with the mock's services.
-  const controlApi = new Routes<Services>(contracts, { base: CONTROL_BASE, maxBodyBytes: options.maxBodyBytes })
+/** The middleware that runs a request that may change state as one write unit. */
+function writeUnitMiddleware(writeUnit: WriteUnit): (c: Context, next: () => Promise<void>) => Promise<void> {
+  return (c, next) => (READ_ONLY_METHODS.has(c.req.method) ? next() : writeUnit(next))
+}
+
+/**
+ * The control API (/_mock): no caller, every request acts with the mock's services; a team's
+ * faults and journal go with it when it is reset or removed.
+ */
+function controlApp(options: AppOptions, services: Services, faults: Faults, journal: Journal): Hono<KernelEnv<Services>> {
+  const controlApi = new Routes<Services>(options.contracts, { base: CONTROL_BASE, maxBodyBytes: options.maxBodyBytes })
   controlRoutes(
     controlApi,
     (team) => {
@@ -296,18 +338,24 @@ export function createApp(options: AppOptions): Hono<KernelEnv<RequestContext>> 
     c.set('principal', services)
     await next()
   })
-
-  const oauthEndpoints = new Hono<KernelEnv<Services>>()
-
-  if (inWriteUnit) {
-    control.use('*', inWriteUnit)
-    oauthEndpoints.use('*', inWriteUnit)
-  }
+  if (options.writeUnit) control.use('*', writeUnitMiddleware(options.writeUnit))
   control.route('/', controlApi.app)
-  oauthRoutes(oauthEndpoints, services, options.maxBodyBytes)
+  return control
+}
 
-  // The dashboard calls the API's routes in process, as the member it acts for: the same gate
-  // and services, but neither the rate limit nor the journal (it is not a client's traffic).
+/** The OAuth 2.0 endpoints (/oauth): the token endpoint and the consent page's. */
+function oauthApp(options: AppOptions, services: Services): Hono<KernelEnv<Services>> {
+  const oauthEndpoints = new Hono<KernelEnv<Services>>()
+  if (options.writeUnit) oauthEndpoints.use('*', writeUnitMiddleware(options.writeUnit))
+  oauthRoutes(oauthEndpoints, services, options.maxBodyBytes)
+  return oauthEndpoints
+}
+
+/**
+ * How the dashboard calls the API's routes in process, as the member it acts for: the same gate
+ * and services, but neither the rate limit nor the journal (it is not a client's traffic).
+ */
+function dashboardDispatch(routes: Routes<RequestContext>, services: Services): ApiDispatch {
   const actingFor = new WeakMap<Request, RequestContext>()
   const inProcess = new Hono<KernelEnv<RequestContext>>()
   inProcess.use('*', (c, next) => {
@@ -315,62 +363,65 @@ export function createApp(options: AppOptions): Hono<KernelEnv<RequestContext>> 
     return next()
   })
   inProcess.route(API_BASE, routes.app)
-  const dispatch: ApiDispatch = async (identity: Identity, request: Request) => {
+  inProcess.onError(answerError)
+  return async (identity: Identity, request: Request) => {
     actingFor.set(request, requestContext(identity, services))
     return inProcess.fetch(request)
   }
+}
+
+/**
+ * The pages (the perform page, the dashboard, the API reference) on `app`, reached by their bases.
+ * They are an app of their own: their routes (a regular expression of nested braces for a perform
+ * token, a team id as a number in some routes and as any text in another) are more than Hono's
+ * fast RegExpRouter takes, and merged they sent every API request through its slower TrieRouter,
+ * a fifth of what GET /clients/{id} cost (npm run bench). Their templates, scripts and styles load
+ * with the first request for one, not at start-up.
+ */
+function servePages(app: Hono<KernelEnv<RequestContext>>, options: AppOptions, services: Services, dispatch: ApiDispatch): void {
   // A path under a page's base that no page has goes on to the routes after the pages.
   const notAPage = new Response(null, { status: 404 })
-  // The pages (their templates, scripts and styles) load with the first request for one, not at start-up.
   const loadPages = async () => {
     const { uiRoutes } = await import('./ui/index.ts')
     const ui = new Hono()
-    if (inWriteUnit) {
+    if (options.writeUnit) {
+      const inWriteUnit = writeUnitMiddleware(options.writeUnit)
       for (const base of [PERFORM_BASE, DASHBOARD_BASE]) ui.use(`${base}/*`, inWriteUnit)
     }
-    uiRoutes(ui, { services, contracts, dispatch })
+    uiRoutes(ui, { services, contracts: options.contracts, dispatch })
     ui.notFound(() => notAPage)
     ui.onError(answerError)
     return ui
   }
   let ui: Promise<Hono> | undefined
-
-  // Requests from the loopback names (or an allowed one) and from no web page of another origin,
-  // nearly all of them, go straight to the routes; the rest meet the Host check and the browser
-  // policy first, as middleware of an app of their own: on the routes' app, middleware would have
-  // made every API route a chain of handlers.
-  const app = new Hono<KernelEnv<RequestContext>>()
-  const openApi = new Map<Surface, Record<string, unknown>>()
-  const serveOpenApi = (path: string, surface: Surface) =>
-    app.get(path, (c) => {
-      const document = openApi.get(surface) ?? buildOpenApi(contracts, options.version ?? '0.0.0', surface)
-      openApi.set(surface, document)
-      return c.json({ ...document, servers: [{ url: `${new URL(c.req.url).origin}${SURFACES[surface].base}` }] })
-    })
-  const withControl = options.control ?? true
-  serveOpenApi('/openapi.json', 'api')
-  if (withControl) serveOpenApi(`${CONTROL_BASE}/openapi.json`, 'control')
-  // Before the control API, which answers every other path under /_mock. The pages are their own
-  // app, reached by their bases: their routes (a regular expression of nested braces for a perform
-  // token, a team id as a number in some routes and as any text in another) are more than Hono's
-  // fast RegExpRouter takes, and merged here they sent every API request through its slower
-  // TrieRouter, a fifth of what GET /clients/{id} cost (npm run bench).
   const pages = async (c: Context<KernelEnv<RequestContext>>, next: () => Promise<void>) => {
     const answer = await (await (ui ??= loadPages())).fetch(c.req.raw, c.env)
     if (answer === notAPage) return next()
     return answer
   }
   for (const base of [PERFORM_BASE, DASHBOARD_BASE, DOCS_BASE]) app.all(base, pages).all(`${base}/*`, pages)
-  routes.serveOn(app, serveApi)
-  if (withControl) app.route(CONTROL_BASE, control)
-  app.route(OAUTH_BASE, oauthEndpoints)
-  const unknownRoute = (c: ApiContext) => json(c, routeNotFound().body, 404)
-  // An unknown route under the API is still an API request: identified, counted and kept.
-  const notFound = (c: ApiContext) => (c.req.path === API_BASE || c.req.path.startsWith(`${API_BASE}/`) ? serveApi(c, unknownRoute) : unknownRoute(c))
-  app.notFound(notFound)
-  app.onError(answerError)
-  inProcess.onError(answerError)
+}
 
+/** The OpenAPI documents of the API and of the control API, each built at its first request, with the origin it was reached at. */
+function serveOpenApi(app: Hono<KernelEnv<RequestContext>>, options: AppOptions): void {
+  const openApi = new Map<Surface, Record<string, unknown>>()
+  const serveDocument = (path: string, surface: Surface) =>
+    app.get(path, (c) => {
+      const document = openApi.get(surface) ?? buildOpenApi(options.contracts, options.version ?? '0.0.0', surface)
+      openApi.set(surface, document)
+      return c.json({ ...document, servers: [{ url: `${new URL(c.req.url).origin}${SURFACES[surface].base}` }] })
+    })
+  serveDocument('/openapi.json', 'api')
+  if (options.control ?? true) serveDocument(`${CONTROL_BASE}/openapi.json`, 'control')
+}
+
+/**
+ * Requests from the loopback names (or an allowed one) and from no web page of another origin,
+ * nearly all of them, go straight to `app`; the rest meet the Host check and the browser policy
+ * first, as middleware of an app of their own: on the routes' app, middleware would have made
+ * every API route a chain of handlers.
+ */
+function guardHostsAndBrowsers(app: Hono<KernelEnv<RequestContext>>, options: AppOptions, notFound: (c: ApiContext) => Response | Promise<Response>): void {
   const hosts = new HostAllowList(options.allowedHosts)
   const allowedHost = hostVerdict(hosts)
   const guarded = new Hono<KernelEnv<RequestContext>>()
@@ -382,5 +433,34 @@ export function createApp(options: AppOptions): Hono<KernelEnv<RequestContext>> 
   const direct = app.fetch
   app.fetch = (request, env, executionCtx) =>
     allowedHost(request.url, env) && !crossOrigin(request) ? direct(request, env, executionCtx) : guarded.fetch(request, env, executionCtx)
+}
+
+/** The mock as one Hono app: the API (its requests through ApiExchange's stages), the control API, OAuth, the pages and the OpenAPI documents. */
+export function createApp(options: AppOptions): Hono<KernelEnv<RequestContext>> {
+  const services = servicesOf(options)
+  const faults = new Faults(options.contracts, { nowMs: options.clock.nowMs, rateLimit: options.rateLimit, maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES })
+  const journal = new Journal(options.contracts, options.journalSize ?? DEFAULT_JOURNAL_SIZE)
+  const routes = apiRoutes(options, faults)
+  const exchange = new ApiExchange(options, services, journal)
+  // The unit begins before the token is resolved: the caller's own user row (PATCH /me) is one it may change.
+  const writeUnit = options.writeUnit
+  const serveApi =
+    writeUnit === undefined
+      ? exchange.serve
+      : (c: ApiContext, gate: Gate<RequestContext>) => (READ_ONLY_METHODS.has(c.req.method) ? exchange.serve(c, gate) : writeUnit(async () => exchange.serve(c, gate)))
+
+  const app = new Hono<KernelEnv<RequestContext>>()
+  serveOpenApi(app, options)
+  // Before the control API, which answers every other path under /_mock.
+  servePages(app, options, services, dashboardDispatch(routes, services))
+  routes.serveOn(app, serveApi)
+  if (options.control ?? true) app.route(CONTROL_BASE, controlApp(options, services, faults, journal))
+  app.route(OAUTH_BASE, oauthApp(options, services))
+  const unknownRoute = (c: ApiContext) => json(c, routeNotFound().body, 404)
+  // An unknown route under the API is still an API request: identified, counted and kept.
+  const notFound = (c: ApiContext) => (c.req.path === API_BASE || c.req.path.startsWith(`${API_BASE}/`) ? serveApi(c, unknownRoute) : unknownRoute(c))
+  app.notFound(notFound)
+  app.onError(answerError)
+  guardHostsAndBrowsers(app, options, notFound)
   return app
 }

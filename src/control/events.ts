@@ -11,7 +11,7 @@ import { createClient } from '../resources/clients/index.ts'
 import { createRecord, creditBalance } from '../resources/record-creation/index.ts'
 import { prepareSteps } from '../resources/steps/index.ts'
 import type { WebhookDeliveryRow } from '../resources/webhooks/index.ts'
-import type { seededFaker } from '../seed/generate.ts'
+import type { withSeededFaker } from '../seed/generate.ts'
 import type { MemberRow } from '../store/identity.ts'
 import type { Team } from '../store/world.ts'
 import type { ControlRoutes } from './routes.ts'
@@ -103,13 +103,14 @@ function actingMember(services: Services, team: Team): RequestContext {
 }
 
 /** Makes what an event of this kind is about, through the services the API uses (their own events are published as the API would). */
-function make(ctx: RequestContext, kind: Kind, fakerOf: typeof seededFaker): MockEventSubjectsJson {
-  const faker = fakerOf(ctx.random.int(0, 2 ** 31))
-  const [firstName, lastName] = [faker.person.firstName(), faker.person.lastName()]
-  const client = createClient(ctx, {
-    name: { first_name: firstName, last_name: lastName },
-    email: faker.internet.email({ firstName, lastName, provider: 'example.com' }).toLowerCase(),
-  })
+function make(ctx: RequestContext, kind: Kind, withFaker: typeof withSeededFaker): MockEventSubjectsJson {
+  const client = createClient(
+    ctx,
+    withFaker(ctx.random.int(0, 2 ** 31), (faker) => {
+      const [firstName, lastName] = [faker.person.firstName(), faker.person.lastName()]
+      return { name: { first_name: firstName, last_name: lastName }, email: faker.internet.email({ firstName, lastName, provider: 'example.com' }).toLowerCase() }
+    }),
+  )
   if (kind === 'client') return { client: client.id }
   if (kind === 'case') return { case: createCase(ctx, { client: client.id, name: 'Onboarding' }).id, client: client.id }
   const template = kind === 'form' ? firstFormTemplate(ctx.team) : undefined
@@ -131,7 +132,7 @@ export function eventsRoutes(routes: ControlRoutes): void {
     const kind = kindOf(body.event)
     const named = body[kind]
     // The generator (faker and its locales) loads on the first event that needs a made-up client, not at start-up.
-    const created = named === undefined ? make(actingMember(ctx, team), kind, (await import('../seed/generate.ts')).seededFaker) : null
+    const created = named === undefined ? make(actingMember(ctx, team), kind, (await import('../seed/generate.ts')).withSeededFaker) : null
     const subjects = created ?? (subjectsOf(team, kind, named as number | string) as MockEventSubjectsJson)
     // Deliveries are written as the event is published: those after the last id handed out are its own.
     const before = ctx.store.data.sequences.webhook_delivery ?? 0

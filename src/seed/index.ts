@@ -9,7 +9,8 @@ import { outsideWriteUnits } from '../store/changes.ts'
 import { teamBlobs, teamContent, type TeamContent } from '../store/snapshots.ts'
 import { newTeamState, Store, WORLD_FORMAT, type Team, type TeamRecipe, type TeamRecipeOptions, type WorldData } from '../store/world.ts'
 import type { WorldFixture } from './fixture.ts'
-import { generateTeamData, seededFaker, type GenerateCounts } from './generate.ts'
+import { generateTeamData, withSeededFaker, type GenerateCounts } from './generate.ts'
+import type { Faker } from '@faker-js/faker'
 import { hasPrebuiltWorld, readPrebuiltWorld } from './prebuilt.ts'
 import { GenerationProgress, type ProgressSink } from './progress.ts'
 import { TABLES } from '../tables.ts'
@@ -29,8 +30,7 @@ export function seedWorld(fixture: WorldFixture, seed = fixture.seed): WorldData
   const teamIds = new Map<string, number>()
   const userIds = new Map<string, number>()
 
-  fixture.teams.forEach((team, index) => {
-    const faker = seededFaker(seed * 7919 + index)
+  fixture.teams.forEach((team, index) => withSeededFaker(seed * 7919 + index, (faker) => {
     const created = new Date(epoch.getTime() - faker.number.int({ min: 800, max: 1400 }) * DAY)
     const id = store.nextId('team')
     teamIds.set(team.key, id)
@@ -51,7 +51,7 @@ export function seedWorld(fixture: WorldFixture, seed = fixture.seed): WorldData
         archived_at: null,
       }),
     )
-  })
+  }))
 
   for (const fixtureUser of fixture.users) {
     const teams = fixtureUser.memberships.map((m) => store.team(teamIds.get(m.team) as number) as Team)
@@ -75,7 +75,7 @@ export function seedWorld(fixture: WorldFixture, seed = fixture.seed): WorldData
 
   fixture.teams.forEach((team, index) => {
     const state = store.team(teamIds.get(team.key) as number) as Team
-    generateTeamData(seededFaker(seed * 104_729 + index), store, state, team.domain, team.generate, epoch)
+    withSeededFaker(seed * 104_729 + index, (faker) => generateTeamData(faker, store, state, team.domain, team.generate, epoch))
   })
   // A webhook whose endpoint never answered is disabled after 10 failed payloads (FACTS.md "Webhooks"): seeded so, nothing is sent to it.
   for (const webhook of fixture.webhooks ?? []) {
@@ -161,11 +161,14 @@ export function addTeam(store: Store, random: Random, now: Date, options: NewTea
 
 /** The team a recipe says, with its users and tokens; `secret` draws each token's random part. */
 function buildTeam(store: Store, recipe: TeamRecipe, secret: () => string, progress?: ProgressSink): NewTeam {
+  return withSeededFaker(recipe.seed, (faker) => buildTeamWith(faker, store, recipe, secret, progress))
+}
+
+function buildTeamWith(faker: Faker, store: Store, recipe: TeamRecipe, secret: () => string, progress?: ProgressSink): NewTeam {
   const { options } = recipe
   const now = new Date(recipe.made_at)
   const id = store.nextId('team')
   const at = toTimestamp(now)
-  const faker = seededFaker(recipe.seed)
   const domain = `team-${id}.example`
   const team = store.addTeam(
     newTeamState({

@@ -139,6 +139,7 @@ export interface PageOptions {
   rendered?: boolean
 }
 
+/** The pages have no icon: an empty one stops the browser asking for /favicon.ico, a 404 in its console. */
 export function renderPage(options: PageOptions): string {
   return h`<!doctype html>
 <html lang="en">
@@ -146,6 +147,7 @@ export function renderPage(options: PageOptions): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${options.title} | IVS mock</title>
+<link rel="icon" href="data:,">
 <style>${raw(BASE_STYLE)}${options.rendered ? '' : raw(STYLE)}</style>
 </head>
 <body${attr('class', options.rendered ? 'rendered' : undefined)}>

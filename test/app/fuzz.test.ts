@@ -3,9 +3,9 @@
 // every role. No answer is a 5xx or outside its contract, every refusal is the documented one, and
 // the world still hangs together afterwards (test/support/fuzz/). Seeded and bounded: a fixed seed
 // and RUNS runs per operation; npm run fuzz is the long version, and replays a failure.
-import { beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { checkOperation, FUZZED_OPERATIONS, FuzzStats, operationSeed } from '../support/fuzz/property.ts'
-import { buildTemplate, type FuzzTemplate } from '../support/fuzz/world.ts'
+import { buildTemplate, disposeTemplate, type FuzzTemplate } from '../support/fuzz/world.ts'
 
 const SEED = 20260701
 const RUNS = 2
@@ -15,6 +15,10 @@ describe('fuzzing every operation from its contract', () => {
   const stats = new FuzzStats()
   beforeAll(async () => {
     template = await buildTemplate()
+  })
+  // The template's uploads folder is its own, in the temp dir.
+  afterAll(() => {
+    if (template) disposeTemplate(template)
   })
 
   it.each(FUZZED_OPERATIONS.map((op) => [op.id, op] as const))('%s', async (id, op) => {

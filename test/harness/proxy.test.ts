@@ -115,6 +115,8 @@ describe('in front of the mock', () => {
     }
     const code = await stop(proxy.child)
     expect(code).toBe(0)
+    // Stopped as a user stops it, the mock removes its uploads folder (the 100 MB file) from the temp dir.
+    expect(await stop(mock.child)).toBe(0)
     const lines = proxy.output().split('\n')
     expect(lines).toContain(`GET /api/v2/clients/${clientId} -> 200 clients.get ok`)
     expect(lines).toContain(`GET /api/v2/records/${recordId}/download -> 200 records.download ok`)

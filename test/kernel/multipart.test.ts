@@ -1,10 +1,10 @@
 // The multipart reader on its own, with a small size limit: a file streams to disk, nothing else is
 // kept, and a body over the limit is refused with the web server's 413 as soon as it crosses it,
 // leaving nothing behind.
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import { HtmlError } from '../../src/kernel/errors.ts'
 import { discardFiles, MULTIPART_OVERHEAD_BYTES, receiveMultipart } from '../../src/kernel/multipart.ts'
 
@@ -43,8 +43,16 @@ function streamed(chunks: () => Generator<Uint8Array>, headers: Record<string, s
   return { request, state }
 }
 
+/** The folders the tests' uploads went to, removed after each test. */
+const folders: string[] = []
+afterEach(() => {
+  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true })
+})
+
 function target(maxBytes = 1024) {
-  return { dir: mkdtempSync(join(tmpdir(), 'multipart-test-')), maxBytes }
+  const dir = mkdtempSync(join(tmpdir(), 'multipart-test-'))
+  folders.push(dir)
+  return { dir, maxBytes }
 }
 
 const ATTACHMENT = new Set(['attachment'])
