@@ -22,6 +22,9 @@ COPY package.json ./
 COPY contracts ./contracts
 COPY fixtures ./fixtures
 COPY scenarios ./scenarios
+# The guides, read in the image as in a clone.
+COPY README.md ./
+COPY docs ./docs
 COPY --from=build /app/dist ./dist
 USER node
 EXPOSE 4010

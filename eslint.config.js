@@ -8,7 +8,7 @@ export default tseslint.config(
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {
-      parserOptions: { projectService: { allowDefaultProject: ['eslint.config.js', '.dependency-cruiser.cjs', 'bin/*.js', 'src/webhook-delivery/verify.js', 'examples/*/*.js'] }, tsconfigRootDir: import.meta.dirname },
+      parserOptions: { projectService: { allowDefaultProject: ['eslint.config.js', '.dependency-cruiser.cjs', 'bin/*.js', 'src/webhook-delivery/verify.js', 'examples/*/*.mjs'] }, tsconfigRootDir: import.meta.dirname },
     },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
@@ -23,7 +23,7 @@ export default tseslint.config(
   },
   {
     // The launcher, the receiver helper (ivs-mock/webhooks) and the JavaScript examples are plain JavaScript that Node runs as it is, with Node's globals.
-    files: ['bin/*.js', 'src/webhook-delivery/verify.js', 'examples/*/*.js'],
+    files: ['bin/*.js', 'src/webhook-delivery/verify.js', 'examples/*/*.mjs'],
     languageOptions: { globals: globals.node },
   },
   {

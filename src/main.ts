@@ -191,6 +191,7 @@ async function runProxy(config: ProxyConfig): Promise<void> {
           description: `What a client did against ${config.upstream}, recorded by ivs-mock proxy --record.`,
           roleTokens: config.roleTokens,
         }),
+        contracts,
       ),
   }
   let stopping = false

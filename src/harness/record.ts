@@ -3,6 +3,7 @@
 // against the mock, and back. Ids and uuids that answers returned become captured variables
 // where later requests reuse them; tokens become role names; generated values in the answers
 // (ids, timestamps, urls, tokens) become type matchers, the rest is expected as it was.
+import { dirname, join, relative, resolve, sep } from 'node:path'
 import { stringify } from 'yaml'
 import type { Contracts } from '../contracts/load.ts'
 import type { ProxiedExchange } from './proxy.ts'
@@ -175,11 +176,15 @@ function expectedBody(body: Json): { body?: Record<string, unknown> } {
   return Object.keys(expected).length > 0 ? { body: expected } : {}
 }
 
-/** Writes the scenario as YAML (or JSON for a .json file), with the schema line editors read. */
-export function writeScenario(file: string, scenario: Scenario): void {
+/**
+ * Writes the scenario as YAML (or JSON for a .json file), with the schema line editors read: the
+ * package's scenario schema, as a path from where the file is saved, so it resolves there.
+ */
+export function writeScenario(file: string, scenario: Scenario, contracts: Pick<Contracts, 'dir'>): void {
   if (file.endsWith('.json')) {
     writeBeside(file, `${JSON.stringify(scenario, null, 2)}\n`)
     return
   }
-  writeBeside(file, `# yaml-language-server: $schema=../contracts/scenario.schema.json\n${stringify(scenario, { lineWidth: 0 })}`)
+  const schema = relative(dirname(resolve(file)), join(contracts.dir, 'scenario.schema.json')).split(sep).join('/')
+  writeBeside(file, `# yaml-language-server: $schema=${schema}\n${stringify(scenario, { lineWidth: 0 })}`)
 }

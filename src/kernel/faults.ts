@@ -40,7 +40,7 @@ interface Fault {
   createdAt: string
 }
 
-/** The bodies the service's stack answers for a status when the fault gives none (README "Faults on demand"). */
+/** The bodies the service's stack answers for a status when the fault gives none (docs/control-api.md "Faults on demand"). */
 const DEFAULT_BODIES: Readonly<Record<number, unknown>> = {
   401: { error: 'Unauthenticated.' },
   403: { message: 'This action is unauthorized.' },

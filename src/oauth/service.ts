@@ -12,7 +12,7 @@ import { oauthOf, type Grant } from './store.ts'
 /** FACTS.md: codes are valid for 10 minutes, access tokens for a year (expires_in). */
 export const CODE_LIFETIME_SECONDS = 600
 export const ACCESS_TOKEN_LIFETIME_SECONDS = 31_536_000
-/** The spec and FACTS.md leave it open: a year, like the access token (README "Behaviour notes"). */
+/** The spec and FACTS.md leave it open: a year, like the access token (docs/behaviour-notes.md). */
 export const REFRESH_TOKEN_LIFETIME_SECONDS = 31_536_000
 
 export type TokenAnswer = Operations['oauth.token']['success']

@@ -92,7 +92,7 @@ export function seedWorld(fixture: WorldFixture, seed = fixture.seed): WorldData
       user: userIds.get(token.user) as number,
       team: teamIds.get(token.team) as number,
       created_at: tokenCreated,
-      // Seeded tokens never expire, so the mock keeps working; see README "Behaviour notes".
+      // Seeded tokens never expire, so the mock keeps working; see docs/behaviour-notes.md.
       expires_at: state === 'expired' ? toTimestamp(new Date(epoch.getTime() - DAY)) : null,
       revoked_at: state === 'revoked' ? toTimestamp(new Date(epoch.getTime() - 10 * DAY)) : null,
     })

@@ -161,7 +161,7 @@ describe('query strings', () => {
     const plain = await api.get('/credits')
     const extra = await api.get('/credits', { utm_source: 'newsletter', foo: 'bar' })
     expect(extra.status).toBe(200)
-    // The same answer; only the links differ, as they carry every query parameter of the request (README "Lists").
+    // The same answer; only the links differ, as they carry every query parameter of the request (docs/behaviour-notes.md "Lists").
     expect(plain.body.total_pages).toBeGreaterThan(1)
     expect({ ...extra.body, links: plain.body.links }).toEqual(plain.body)
     expect(plain.body.links).toEqual({ next: 'http://localhost/api/v2/credits?page=2', previous: null })

@@ -1,26 +1,51 @@
-// The README is part of the product: its token table, options table and coverage count must say
-// what the code does, its examples must be the ones the tests run, and it stands alone: a reader
-// of the npm package or a clone has no file outside the repository.
-import { existsSync, readFileSync } from 'node:fs'
-import { relative, resolve } from 'node:path'
+// The README and the guides in docs/ are part of the product: their token table, options table and
+// coverage count must say what the code does, their examples must be the ones the tests run, and
+// they stand alone: a reader of the npm package, a clone or the image has no file outside the
+// repository, and every link lands on a file and a heading that exist.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { dirname, join, relative, resolve } from 'node:path'
+import { marked, type Token, type Tokens } from 'marked'
 import { describe, expect, it } from 'vitest'
 import { CONTROL_BASE } from '../../src/app.ts'
 import { serveOptions } from '../../src/config.ts'
 import { seedWorld } from '../../src/seed/index.ts'
 import { contracts, fixture } from '../support/contracts.ts'
 import { servedOperations } from '../support/served.ts'
-import { projectRoot } from '../../src/paths.ts'
+import { prebuiltWorldPath, projectRoot } from '../../src/paths.ts'
 
-const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
+const DOCS = ['README.md', ...readdirSync(join(projectRoot, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)]
+const read = (doc: string) => readFileSync(join(projectRoot, doc), 'utf8')
+const readme = read('README.md')
 
-function tableRow(firstCell: string): string | undefined {
-  return readme.split('\n').find((line) => line.startsWith(`| ${firstCell} |`))
+function tableRow(text: string, firstCell: string): string | undefined {
+  return text.split('\n').find((line) => line.startsWith(`| ${firstCell} |`))
+}
+
+/** The anchors GitHub and npm give a document's headings: lower case, punctuation dropped, spaces as hyphens, repeats numbered. */
+function anchorsOf(markdown: string): Set<string> {
+  const anchors = new Set<string>()
+  const walk = (tokens: Token[]) => {
+    for (const token of tokens) {
+      if (token.type === 'heading') {
+        const slug = (token as Tokens.Heading).text
+          .toLowerCase()
+          .replace(/<[^>]+>/g, '')
+          .replace(/[^\p{L}\p{N}\- _]/gu, '')
+          .replace(/ /g, '-')
+        let anchor = slug
+        for (let n = 1; anchors.has(anchor); n++) anchor = `${slug}-${n}`
+        anchors.add(anchor)
+      }
+    }
+  }
+  walk(marked.lexer(markdown))
+  return anchors
 }
 
 describe('README', () => {
   it('lists every fixture token with its user, team and role', () => {
     for (const token of fixture.tokens) {
-      const row = tableRow(`\`${token.token}\``)
+      const row = tableRow(readme, `\`${token.token}\``)
       expect(row, token.token).toBeDefined()
       const user = fixture.users.find((u) => u.key === token.user)
       const team = fixture.teams.find((t) => t.key === token.team)
@@ -32,10 +57,28 @@ describe('README', () => {
     }
   })
 
+  it('states how many contract operations are served, as does the behaviour notes', () => {
+    const api = [...contracts.operations.values()].filter((op) => op.surface === 'api')
+    const count = servedOperations().filter((op) => op.surface === 'api').length
+    expect(readme).toContain(`**${count} of ${api.length} contract operations are served**`)
+    expect(read('docs/behaviour-notes.md')).toContain(`${count} of the ${api.length} operations in \`contracts/operations/\` are served`)
+  })
+
+  it('links to every guide in docs/', () => {
+    for (const doc of DOCS.filter((name) => name.startsWith('docs/'))) expect(readme, doc).toContain(`](${doc})`)
+  })
+
+  it('is short enough to read in ten minutes', () => {
+    expect(readme.split('\n').length).toBeLessThanOrEqual(400)
+  })
+})
+
+describe('docs/seeded-world.md', () => {
   it('describes each seeded team as the seed builds it: clients, organisations, credit history', () => {
+    const text = read('docs/seeded-world.md')
     const world = seedWorld(fixture)
     for (const state of world.teams) {
-      const row = tableRow(`${state.team.name} (id ${state.team.id})`)
+      const row = tableRow(text, `${state.team.name} (id ${state.team.id})`)
       expect(row, state.team.name).toBeDefined()
       const archived = (rows: Array<{ archived_at: string | null }>) => rows.filter((r) => r.archived_at !== null).length
       const ids = state.clients.map((client) => client.id)
@@ -46,45 +89,63 @@ describe('README', () => {
       expect(row).toContain(`| ${state.members.filter((m) => m.role !== null).length}: `)
     }
   })
+})
 
+describe('docs/options.md', () => {
   it('documents every serve option with its environment variable and default', () => {
+    const text = read('docs/options.md')
     for (const option of serveOptions()) {
-      const row = readme.split('\n').find((line) => line.startsWith('| `') && (line.split('|')[1] ?? '').includes(`${option.long as string} `))
+      const row = text.split('\n').find((line) => line.startsWith('| `') && (line.split('|')[1] ?? '').includes(`${option.long as string} `))
       expect(row, option.flags).toBeDefined()
       expect(row).toContain(`\`${option.envVar as string}\``)
       if (option.defaultValue !== undefined) expect(row).toContain(`\`${String(option.defaultValue)}\``)
     }
   })
+})
 
-  it('states how many contract operations are served', () => {
-    const api = [...contracts.operations.values()].filter((op) => op.surface === 'api')
-    const count = servedOperations().filter((op) => op.surface === 'api').length
-    expect(readme).toContain(`**${count} of ${api.length} contract operations are served**`)
-    expect(readme).toContain(`(${count} of the ${api.length} operations in \`contracts/operations/\``)
+describe('docs/control-api.md', () => {
+  it('lists every control operation', () => {
+    const text = read('docs/control-api.md')
+    for (const op of [...contracts.operations.values()].filter((op) => op.surface === 'control')) {
+      expect(text, op.id).toContain(`| \`${op.method} ${CONTROL_BASE}${op.path}\` |`)
+    }
   })
+})
+
+describe('docs/architecture.md', () => {
+  it('quotes the size of the prebuilt world as the build writes it, within 5 %', () => {
+    const quoted = Number(/`dist\/world\.json`, about (\d+) KB/.exec(read('docs/architecture.md'))?.[1])
+    const built = statSync(prebuiltWorldPath).size / 1024
+    expect(Math.abs(quoted - built) / built).toBeLessThan(0.05)
+  })
+})
+
+describe('docs/webhooks.md', () => {
+  it('shows the webhook receiver that the package test runs, line for line', () => {
+    const receiver = readFileSync(join(projectRoot, 'examples', 'webhook-receiver', 'receiver.mjs'), 'utf8')
+    expect(read('docs/webhooks.md')).toContain(`\`\`\`js\n${receiver}\`\`\`\n`)
+  })
+})
+
+describe.each(DOCS)('%s', (doc) => {
+  const text = read(doc)
 
   it('names no file outside the repository: the project notes it was written from are not shipped', () => {
-    for (const outside of ['../shared', 'FACTS.md', 'DESIGN.md']) expect(readme.split(outside).length - 1, outside).toBe(0)
+    for (const outside of ['../shared', 'FACTS.md', 'DESIGN.md']) expect(text.split(outside).length - 1, outside).toBe(0)
   })
 
-  it('links only to files that exist in the repository', () => {
-    const targets = [...readme.matchAll(/\]\(([^)\s]+)\)/g)].map((match) => match[1] as string).filter((target) => !/^(#|https?:)/.test(target))
-    expect(targets.length).toBeGreaterThan(0)
+  it('links only to files and headings that exist in the repository', () => {
+    const targets = [...text.matchAll(/\]\(([^)\s]+)\)/g)].map((match) => match[1] as string).filter((target) => !/^https?:/.test(target))
     for (const target of targets) {
-      const path = resolve(projectRoot, target.split('#')[0] as string)
+      const [file = '', anchor] = target.split('#')
+      const path = file === '' ? join(projectRoot, doc) : resolve(projectRoot, dirname(doc), file)
       expect(relative(projectRoot, path).startsWith('..'), target).toBe(false)
       expect(existsSync(path), target).toBe(true)
+      if (anchor !== undefined) expect(anchorsOf(readFileSync(path, 'utf8')), `${doc}: ${target}`).toContain(anchor)
     }
   })
 
-  it('shows the webhook receiver that the package test runs, line for line', () => {
-    const receiver = readFileSync(new URL('../../examples/webhook-receiver/receiver.js', import.meta.url), 'utf8')
-    expect(readme).toContain(`\`\`\`js\n${receiver}\`\`\`\n`)
-  })
-
-  it('lists every control operation', () => {
-    for (const op of [...contracts.operations.values()].filter((op) => op.surface === 'control')) {
-      expect(readme, op.id).toContain(`| \`${op.method} ${CONTROL_BASE}${op.path}\` |`)
-    }
+  it('speaks of what exists in the present tense', () => {
+    for (const phrase of ['comes with a later issue', 'come with a later issue', 'Next:', 'will come', 'is planned']) expect(text, phrase).not.toContain(phrase)
   })
 })

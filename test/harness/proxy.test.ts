@@ -5,11 +5,12 @@
 import { createHash } from 'node:crypto'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import type { IncomingHttpHeaders } from 'node:http'
-import { join } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { parse as parseYaml } from 'yaml'
 import { IVS_MOCK_BIN as BIN, runToExit } from '../support/process.ts'
 import { MB, proxyProcesses, send } from '../support/proxy.ts'
+import { projectRoot } from '../../src/paths.ts'
 
 const OWNER = 'Bearer ivs_acme_owner'
 
@@ -225,7 +226,10 @@ describe('--record', () => {
     expect(await stop(proxy.child)).toBe(0)
 
     const text = readFileSync(scenarioFile, 'utf8')
-    expect(text.startsWith('# yaml-language-server: $schema=../contracts/scenario.schema.json\n')).toBe(true)
+    // The schema line resolves where the file is saved (a temporary folder here), to the package's schema.
+    const schemaLine = /^# yaml-language-server: \$schema=(\S+)\n/.exec(text)
+    expect(schemaLine).not.toBeNull()
+    expect(resolve(dirname(scenarioFile), schemaLine?.[1] as string)).toBe(join(projectRoot, 'contracts', 'scenario.schema.json'))
     const scenario = parseYaml(text)
     expect(scenario.steps.map((step: any) => [step.operation, step.as, step.params ?? {}, step.expect.status])).toEqual([
       ['clients.create', 'owner', {}, 201],

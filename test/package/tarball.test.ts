@@ -16,8 +16,8 @@ const NOT_COPIED = new Set(['node_modules', 'dist', '.git', 'reports', 'coverage
 /** What may be in the tarball besides package.json, README.md and LICENSE: package.json "files" (its negations aside). */
 const PUBLISHED = (JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { files: string[] }).files.filter((entry) => !entry.startsWith('!'))
 /** A budget that catches tests, sources or a source map slipping into the package. */
-const MAX_PACKED_BYTES = 2_000_000
-const MAX_UNPACKED_BYTES = 8_000_000
+const MAX_PACKED_BYTES = 2_500_000
+const MAX_UNPACKED_BYTES = 9_000_000
 const PACK_LIMIT_MS = 180_000
 const INSTALL_LIMIT_MS = 240_000
 const START_LIMIT_MS = 30_000
@@ -138,6 +138,9 @@ describe('the npm package', () => {
     expect(paths.filter((path) => /(^|\/)(test|node_modules)\/|\.map$|(?<!\.d)\.ts$/.test(path))).toEqual([])
     expect(packed.size).toBeLessThan(MAX_PACKED_BYTES)
     expect(packed.unpackedSize).toBeLessThan(MAX_UNPACKED_BYTES)
+    // The sizes docs/testing-and-ci.md quotes are these, to a tenth of a megabyte.
+    const megabytes = (bytes: number) => (bytes / 1_000_000).toFixed(1)
+    expect(readFileSync(join(projectRoot, 'docs', 'testing-and-ci.md'), 'utf8')).toContain(`About ${megabytes(packed.size)} MB packed and ${megabytes(packed.unpackedSize)} MB unpacked`)
     expect(statSync(join(work, 'pack', packed.filename)).size).toBe(packed.size)
   })
 
@@ -156,8 +159,8 @@ describe('the npm package', () => {
   it("runs the README's webhook receiver with the installed ivs-mock/webhooks: the ping and the events verify", async () => {
     const server = startInApp('npx', ['--no', 'ivs-mock', 'serve', '--port', '0'])
     const [, origin] = await server.waitFor(/listening on (http:\/\/127\.0\.0\.1:\d+)\/api\/v2[\s\S]*Try /)
-    copyFileSync(join(projectRoot, 'examples', 'webhook-receiver', 'receiver.js'), join(app, 'receiver.js'))
-    const receiver = startInApp(process.execPath, ['receiver.js'], { BASE: `${origin}/api/v2`, TOKEN: 'ivs_acme_owner', PORT: '0' })
+    copyFileSync(join(projectRoot, 'examples', 'webhook-receiver', 'receiver.mjs'), join(app, 'receiver.mjs'))
+    const receiver = startInApp(process.execPath, ['receiver.mjs'], { BASE: `${origin}/api/v2`, TOKEN: 'ivs_acme_owner', PORT: '0' })
     await receiver.waitFor(/^ping \["ping"\]$/m)
     const record = await fetch(`${origin}/api/v2/records`, {
       method: 'POST',

@@ -123,7 +123,7 @@ describe('POST /cases', () => {
     expect(missing.body).toEqual({ client: ['The client field is required.'], name: ['The name field is required.'] })
     const nullReference = await api().post('/cases', { client: client.id, name: 'Onboarding', reference: null })
     expect(nullReference.status).toBe(422)
-    // The validator's wording for null where the contract takes no null (README "Validation").
+    // The validator's wording for null where the contract takes no null (docs/behaviour-notes.md "Validation (422)").
     expect(nullReference.body).toEqual({ reference: ['The reference field is required.'] })
   })
 

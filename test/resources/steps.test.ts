@@ -201,7 +201,7 @@ describe('POST /steps', () => {
   })
 })
 
-/** [type, preferences, cost]: every documented combination (catalogue.ts, README "Behaviour notes"). */
+/** [type, preferences, cost]: every documented combination (catalogue.ts, docs/behaviour-notes.md). */
 const COSTS: Array<[StepTypeJson, Prefs, number]> = [
   ['check.photo_id', { report_type: 'standard', docs: ['passport'] }, 1],
   ['check.photo_id', { report_type: 'standard', docs: ['passport'], face: true, liveness: true }, 1],

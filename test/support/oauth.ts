@@ -5,7 +5,7 @@ import { ApiClient, type ApiResponse } from './api.ts'
 import { fixture } from './contracts.ts'
 import type { TestMock } from './mock.ts'
 
-/** The fixture's first API client (README "OAuth 2.0"). */
+/** The fixture's first API client (docs/oauth.md). */
 export const ATS = fixture.oauth_clients[0] as (typeof fixture.oauth_clients)[number]
 export const ATS_REDIRECT = ATS.redirect_uris[0] as string
 /** The fixture's second API client. */

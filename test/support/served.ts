@@ -1,5 +1,5 @@
 // What a mock serves, read from its router: the routes as "METHOD /full/path/{param}", and the
-// contract operations among them (the coverage, roles, fuzz and README tests all ask).
+// contract operations among them (the coverage, roles, fuzz and docs tests all ask).
 import { SURFACES, type OperationContract } from '../../src/contracts/load.ts'
 import { contracts } from './contracts.ts'
 import { createTestMock } from './mock.ts'

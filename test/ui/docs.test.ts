@@ -17,7 +17,7 @@ describe.skipIf(!RUN_BROWSER_TESTS)(`the API reference in Chromium${RUN_BROWSER_
   const complaints: string[] = []
 
   beforeAll(async () => {
-    // The package's version, as `npm start` shows it (the README's screenshot is taken here).
+    // The package's version, as `npm start` shows it (the screenshot in docs/demo.md is taken here).
     served = await serveMock(createTestMock({ app: { version: VERSION } }))
     browser = await launchBrowser()
     page = await browser.page()

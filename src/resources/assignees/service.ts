@@ -12,7 +12,7 @@ export interface Assignable {
 
 /**
  * The assignees of something an assigned-only member creates: themselves, so they can go on
- * working on it (README "Behaviour notes"); nobody for anyone else.
+ * working on it (docs/behaviour-notes.md); nobody for anyone else.
  */
 export function assignCreator(ctx: RequestContext, at: string): AssigneeRow[] {
   return seesOnlyAssigned(ctx.member.role) ? [{ id: ctx.store.nextId('assignee'), user: ctx.user.id, created_at: at }] : []

@@ -49,7 +49,7 @@ function sortAccessors(ctx: RequestContext): SortAccessors<RecordRow, SortKey<Re
 
 /**
  * rows: the records to list (a client's); all the team's by default, where every filter reads an
- * index (README "List indexes") and, sorted by created_at, keeps its order instead of sorting.
+ * index (docs/architecture.md "List indexes") and, sorted by created_at, keeps its order instead of sorting.
  */
 export function listRecords(ctx: RequestContext, query: RecordsListQuery, rows?: readonly RecordRow[]): ListedRows<RecordRow> {
   const { status, visibility, assignee, client_visibility: clientVisibility } = query

@@ -1,6 +1,6 @@
 // The step types a record can have, with what each costs (FACTS.md "Records and steps"). The
 // costs FACTS.md gives: identity [1], photo ID [1, 2, 3, 4], watchlist [2, 3, 4], document steps
-// and forms 0. The others are the mock's choice (README "Behaviour notes"), in the same range.
+// and forms 0. The others are the mock's choice (docs/behaviour-notes.md), in the same range.
 import type { StepTypeJson } from '../../contracts/generated.ts'
 import type { PreferencesOf } from './preferences.ts'
 

@@ -92,7 +92,7 @@ const ID_POOLS: Record<string, string> = {
   snapshot: 'snapshots',
 }
 
-/** Form template fields that meet every rule (README "Form templates"). */
+/** Form template fields that meet every rule (docs/behaviour-notes.md "Form templates and forms"). */
 const GOOD_FIELDS = [
   [
     { id: 'root', type: 'section', label: '', fields: ['name', 'pet'] },
@@ -115,7 +115,7 @@ const GOOD_TOKEN_REQUESTS = [
   { grant_type: 'refresh_token', client_id: oauthRef('oauthClients'), client_secret: oauthRef('oauthSecrets'), refresh_token: oauthRef('refreshTokens') },
 ]
 
-/** Faults whose parts fit together (README "Faults on demand"): the rules no schema states. */
+/** Faults whose parts fit together (docs/control-api.md "Faults on demand"): the rules no schema states. */
 const GOOD_FAULTS = [
   { operationId: 'clients.get', status: 503, times: 2 },
   { method: 'GET', path: '/clients', status: 429, retry_after: 2 },

@@ -14,7 +14,7 @@ import { createTestMock, type TestMock } from '../mock.ts'
 import type { PoolRef } from '../schema-arbitrary.ts'
 import { ACCEPTED } from '../uploads.ts'
 
-/** How long the tokens of a team made by POST /_mock/teams last (README "A fresh, isolated team per test run"). */
+/** How long the tokens of a team made by POST /_mock/teams last (docs/control-api.md "A fresh, isolated team per test run"). */
 const TOKEN_LIFETIME_DAYS = 365
 
 /** Webhooks the fuzz creates deliver here: a loopback port nothing listens on, so attempts fail at once. */

@@ -2,7 +2,7 @@
 // the answer to POST /webhooks and the ping follows at once, so the receiver creates its own
 // webhook when it starts, and each delivery waits until the secret is known.
 // Run it with the mock's API base, a token and a port (0: a free one) in the environment:
-//   BASE=http://127.0.0.1:4010/api/v2 TOKEN=ivs_acme_owner PORT=3000 node receiver.js
+//   BASE=http://127.0.0.1:4010/api/v2 TOKEN=ivs_acme_owner PORT=3000 node receiver.mjs
 import { createServer } from 'node:http'
 import { verifySignature } from 'ivs-mock/webhooks'
 
