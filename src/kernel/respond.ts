@@ -5,12 +5,12 @@
 import type { Context } from 'hono'
 import type { Binary } from '../contracts/binary.ts'
 import type { KernelEnv } from './env.ts'
-import { jsonText } from './json-text.ts'
+import { jsonBody } from './json-text.ts'
 
 type AnyContext = Context<KernelEnv<any>>
 
 export function json(c: AnyContext, body: unknown, status = 200, headers: Record<string, string> = {}): Response {
-  return new Response(jsonText(body), {
+  return new Response(jsonBody(body), {
     status,
     headers: { 'content-type': 'application/json', ...c.get('responseHeaders'), ...headers },
   })

@@ -1,11 +1,20 @@
-// A page's JSON text (kernel/json-text.ts): each item's text is used again while the item is
-// presented the same, so the answer must stay JSON.stringify's byte for byte whatever changes
-// between requests; and, through the API, a list shows a change to a client at once, its
+// An answer's JSON (kernel/json-text.ts): each page item's bytes are used again while the item is
+// presented the same, so the answer must stay the UTF-8 of JSON.stringify's text byte for byte
+// whatever changes between requests; and, through the API, a list shows a change to a client at once, its
 // is_deletable (read from the client's records) included.
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { jsonText } from '../../src/kernel/json-text.ts'
+import { jsonBody } from '../../src/kernel/json-text.ts'
 import { createTestMock } from '../support/mock.ts'
+
+/** The answer's JSON as bytes, whether it came as a text or as bytes. */
+const bytesOf = (body: unknown) => {
+  const answer = jsonBody(body)
+  return Buffer.isBuffer(answer) ? answer : Buffer.from(answer)
+}
+
+/** What JSON.stringify writes, as UTF-8: lone surrogates are escaped, so the text encodes as it is. */
+const stringified = (body: unknown) => Buffer.from(JSON.stringify(body))
 
 class Shown {
   toJSON() {
@@ -21,7 +30,7 @@ class Unwritten {
   }
 }
 
-describe('a page as JSON text', () => {
+describe('an answer as JSON', () => {
   it('is JSON.stringify of the page, over seeded runs of pages whose items change between requests', () => {
     const shownOtherwise = new Shown()
     const tricky = fc.constantFrom<unknown>(undefined, Number.NaN, -0, 0, Number.POSITIVE_INFINITY, '', '"\\\n\u2028', '\ud800', new Date(0), [undefined], {}, shownOtherwise)
@@ -44,34 +53,43 @@ describe('a page as JSON text', () => {
       fc.property(fc.array(page, { minLength: 1, maxLength: 8 }), (pages) => {
         for (const { data, total, links } of pages) {
           const body = { object: 'paginated_list', data, total, links }
-          expect(jsonText(body)).toBe(JSON.stringify(body))
+          expect(bytesOf(body)).toEqual(stringified(body))
         }
       }),
       { seed: 25, numRuns: 400 },
     )
   })
 
+  it('is a text for anything but a page, and a page is bytes', () => {
+    expect(jsonBody({ object: 'client', id: 1 })).toBe('{"object":"client","id":1}')
+    expect(jsonBody({ object: 'paginated_list', data: [{ object: 'client', id: 9_000_004, name: 'Zoë' }], total: 1 })).toEqual(
+      Buffer.from('{"object":"paginated_list","data":[{"object":"client","id":9000004,"name":"Zoë"}],"total":1}'),
+    )
+  })
+
   it('writes the same item presented again the same way, and a changed one anew', () => {
     const client = { object: 'client', id: 9_000_001, name: { first_name: 'Ada', last_name: 'Byron' }, tags: ['a'] }
     const page = () => ({ object: 'paginated_list', data: [structuredClone(client)], total: 1 })
-    expect(jsonText(page())).toBe(JSON.stringify(page()))
-    expect(jsonText(page())).toBe(JSON.stringify(page()))
+    expect(bytesOf(page())).toEqual(stringified(page()))
+    expect(bytesOf(page())).toEqual(stringified(page()))
+    // The same page again is the same bytes, not a copy of them.
+    expect(jsonBody(page())).toBe(jsonBody(page()))
     client.name.last_name = 'Lovelace'
-    expect(jsonText(page())).toBe('{"object":"paginated_list","data":[{"object":"client","id":9000001,"name":{"first_name":"Ada","last_name":"Lovelace"},"tags":["a"]}],"total":1}')
+    expect(bytesOf(page()).toString()).toBe('{"object":"paginated_list","data":[{"object":"client","id":9000001,"name":{"first_name":"Ada","last_name":"Lovelace"},"tags":["a"]}],"total":1}')
     client.tags.push('b')
-    expect(jsonText(page())).toBe(JSON.stringify(page()))
+    expect(bytesOf(page())).toEqual(stringified(page()))
     // A value that writes itself otherwise (toJSON on its class) where a plain {} was.
     const plain = { object: 'paginated_list', data: [{ object: 'client', id: 9_000_002, shown: {} }], total: 1 }
     const written = { object: 'paginated_list', data: [{ object: 'client', id: 9_000_002, shown: new Shown() }], total: 1 }
-    expect(jsonText(plain)).toBe(JSON.stringify(plain))
-    expect(jsonText(written)).toBe('{"object":"paginated_list","data":[{"object":"client","id":9000002,"shown":"shown"}],"total":1}')
+    expect(bytesOf(plain)).toEqual(stringified(plain))
+    expect(bytesOf(written).toString()).toBe('{"object":"paginated_list","data":[{"object":"client","id":9000002,"shown":"shown"}],"total":1}')
     // An item that writes nothing is null in the page, as in an array.
     const unwritten = { object: 'paginated_list', data: [new Unwritten()], total: 1 }
-    expect(jsonText(unwritten)).toBe('{"object":"paginated_list","data":[null],"total":1}')
-    expect(jsonText(unwritten)).toBe(JSON.stringify(unwritten))
+    expect(bytesOf(unwritten).toString()).toBe('{"object":"paginated_list","data":[null],"total":1}')
+    expect(bytesOf(unwritten)).toEqual(stringified(unwritten))
     // Keys in another order are another text.
     const reordered = { object: 'paginated_list', data: [{ id: 9_000_001, object: 'client', tags: client.tags, name: client.name }], total: 1 }
-    expect(jsonText(reordered)).toBe(JSON.stringify(reordered))
+    expect(bytesOf(reordered)).toEqual(stringified(reordered))
   })
 })
 
