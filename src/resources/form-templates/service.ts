@@ -39,14 +39,15 @@ type Input = FormTemplateFieldInputJson
 /** validation is null or ["required"] (FACTS.md); [] and a missing one read as null. */
 const validationOf = (input: Input): ['required'] | null => (input.validation?.length ? ['required'] : null)
 
-/** show_if is null or a non-empty mapping; {} and a missing one read as null. */
-const showIfOf = (input: Input): Record<string, string> | null =>
-  input.show_if && Object.keys(input.show_if).length > 0 ? (structuredClone(input.show_if) as Record<string, string>) : null
+/** show_if is null or a non-empty mapping of field ids to values; {} and a missing one read as null. */
+const showIfOf = (input: Input): Readonly<Record<string, string>> | null => (input.show_if && Object.keys(input.show_if).length > 0 ? (input.show_if as Record<string, string>) : null)
 
 /** A field as stored, with only what its type has (the contract checked the shape of each). */
 function storedField(input: Input): TemplateField {
   const { id } = input
-  const showIf = showIfOf(input)
+  // A copy: the row keeps nothing of the request's body. Its values are strings (the contract's).
+  const given = showIfOf(input)
+  const showIf = given && { ...given }
   switch (input.type) {
     case 'section':
       // A blank label arrives as null (input is trimmed, blanks become null): a section's label may be "".
