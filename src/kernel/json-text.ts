@@ -71,13 +71,19 @@ function matchFrom(value: object, tokens: Token[], at: number): number {
   return tokens[next] === END ? next + 1 : -1
 }
 
+/** Whether a value is an item: an object named by its `object` and its `id`. */
+const isItem = (body: unknown) => {
+  const { object, id } = (body ?? {}) as { object?: unknown; id?: unknown }
+  return typeof object === 'string' && (typeof id === 'number' || typeof id === 'string')
+}
+
 /** An item's JSON text: a toJSON may write nothing, which an array writes as null. */
 const itemText = (item: unknown) => (JSON.stringify(item) as string | undefined) ?? 'null'
 
 /** An item's JSON as UTF-8: the kept bytes when the item (by its object and id) is presented as before. */
 function itemBytes(item: unknown): Buffer {
-  const { object, id } = (item ?? {}) as { object?: unknown; id?: unknown }
-  if (typeof object !== 'string' || (typeof id !== 'number' && typeof id !== 'string')) return Buffer.from(itemText(item))
+  if (!isItem(item)) return Buffer.from(itemText(item))
+  const { object, id } = item as { object: string; id: number | string }
   const key = `${object} ${id}`
   const known = kept.get(key)
   if (known !== undefined && matchFrom(item as object, known.tokens, 0) === known.tokens.length) return known.bytes
@@ -129,9 +135,13 @@ function pageBytes(head: string, items: Buffer[], tail: string): Buffer {
   return Buffer.concat(parts)
 }
 
-/** The answer's JSON: JSON.stringify's text, or a page's UTF-8 bytes, with its items' kept while they stay the same. */
-export function jsonBody(body: unknown): string | Buffer {
-  if (!isPage(body)) return JSON.stringify(body)
+/**
+ * The answer's JSON: a page's UTF-8 bytes, with its items' kept while they stay the same; an item
+ * (an object with an id) read again (`again`: a GET's answer) the same way; anything else, and a
+ * write's answer (new every time: keeping it would only cost), JSON.stringify's text.
+ */
+export function jsonBody(body: unknown, again = false): string | Buffer {
+  if (!isPage(body)) return again && isItem(body) ? itemBytes(body) : JSON.stringify(body)
   // The page's text before its items and after them, and its items.
   let head = '{'
   let tail = ''

@@ -10,7 +10,7 @@ import { jsonBody } from './json-text.ts'
 type AnyContext = Context<KernelEnv<any>>
 
 export function json(c: AnyContext, body: unknown, status = 200, headers: Record<string, string> = {}): Response {
-  return new Response(jsonBody(body), {
+  return new Response(jsonBody(body, c.req.method === 'GET'), {
     status,
     headers: { 'content-type': 'application/json', ...c.get('responseHeaders'), ...headers },
   })

@@ -8,8 +8,8 @@ import { jsonBody } from '../../src/kernel/json-text.ts'
 import { createTestMock } from '../support/mock.ts'
 
 /** The answer's JSON as bytes, whether it came as a text or as bytes. */
-const bytesOf = (body: unknown) => {
-  const answer = jsonBody(body)
+const bytesOf = (body: unknown, again = true) => {
+  const answer = jsonBody(body, again)
   return Buffer.isBuffer(answer) ? answer : Buffer.from(answer)
 }
 
@@ -54,14 +54,21 @@ describe('an answer as JSON', () => {
         for (const { data, total, links } of pages) {
           const body = { object: 'paginated_list', data, total, links }
           expect(bytesOf(body)).toEqual(stringified(body))
+          // Each item alone, as a GET answers it (kept) and as a write does.
+          for (const item of data.filter((value): value is object => typeof value === 'object' && value !== null)) {
+            expect(bytesOf(item)).toEqual(stringified(item))
+            expect(bytesOf(item, false)).toEqual(stringified(item))
+          }
         }
       }),
       { seed: 25, numRuns: 400 },
     )
   })
 
-  it('is a text for anything but a page, and a page is bytes', () => {
+  it('is bytes for a page and for an item answered again, a text for anything else', () => {
     expect(jsonBody({ object: 'client', id: 1 })).toBe('{"object":"client","id":1}')
+    expect(jsonBody({ object: 'client', id: 1 }, true)).toEqual(Buffer.from('{"object":"client","id":1}'))
+    expect(jsonBody({ message: 'Not found.' }, true)).toBe('{"message":"Not found."}')
     expect(jsonBody({ object: 'paginated_list', data: [{ object: 'client', id: 9_000_004, name: 'Zoë' }], total: 1 })).toEqual(
       Buffer.from('{"object":"paginated_list","data":[{"object":"client","id":9000004,"name":"Zoë"}],"total":1}'),
     )
