@@ -237,19 +237,24 @@ interface Measurement {
   serverCpu: number[]
   /** The generator's CPU share in each round. */
   generatorCpu: number[]
+  /** The target's yardstick as measured just before it in each round. */
+  yardstick?: Measurement
 }
 
 interface Target extends LoadRequest {
   name: string
   /** The process that answers (the proxy, for the target through it). */
   pid: number | undefined
+  /** The bare server it is set against, loaded just before it in every round. */
+  yardstick?: Target
 }
 
 const generator = loadGenerator()
 
-async function measure(target: Target, round: number): Promise<Measurement> {
+async function measure(target: Target, round: number, beside?: Target): Promise<Measurement> {
   const run = (seconds: number, serverPid?: number) => generator.run(target, { connections: options.connections, seconds, serverPid })
-  process.stdout.write(`  round ${round}/${options.rounds} ${target.name}: warm-up ${options.warmup} s, measuring ${options.duration} s ... `)
+  const name = beside ? `${target.name}, beside ${beside.name}` : target.name
+  process.stdout.write(`  round ${round}/${options.rounds} ${name}: warm-up ${options.warmup} s, measuring ${options.duration} s ... `)
   await run(options.warmup)
   const result = await run(options.duration, target.pid)
   if (result.failures > 0) throw new Error(`${target.name}: ${result.failures} answers not 2xx or socket errors; the measurement is not valid`)
@@ -267,23 +272,36 @@ async function measure(target: Target, round: number): Promise<Measurement> {
 }
 
 
-/** Rounds interleave the targets, so a slow moment of the machine hits all of them alike. */
+/** Each side's rounds as one measurement: medians, and the rounds in order. */
+function combined(name: string, measured: Measurement[]): Measurement {
+  return {
+    name,
+    requestsPerSecond: median(measured.map((m) => m.requestsPerSecond)),
+    p50: median(measured.map((m) => m.p50)),
+    p99: median(measured.map((m) => m.p99)),
+    rounds: measured.map((m) => m.requestsPerSecond),
+    serverCpu: measured.map((m) => m.serverCpu[0] as number),
+    generatorCpu: measured.map((m) => m.generatorCpu[0] as number),
+  }
+}
+
+/**
+ * Rounds interleave the targets, and a target with a yardstick has it loaded just before it: this
+ * machine's speed swings by half within a minute, so a ratio is taken between runs seconds apart.
+ */
 async function measureAll(targets: Target[]): Promise<Measurement[]> {
   const runs = targets.map(() => [] as Measurement[])
+  const yardsticks = targets.map(() => [] as Measurement[])
   for (let round = 1; round <= options.rounds; round++) {
-    for (const [index, target] of targets.entries()) runs[index]?.push(await measure(target, round))
+    for (const [index, target] of targets.entries()) {
+      if (target.yardstick) yardsticks[index]?.push(await measure(target.yardstick, round, target))
+      runs[index]?.push(await measure(target, round))
+    }
   }
   return targets.map((target, index) => {
-    const measured = runs[index] ?? []
-    return {
-      name: target.name,
-      requestsPerSecond: median(measured.map((m) => m.requestsPerSecond)),
-      p50: median(measured.map((m) => m.p50)),
-      p99: median(measured.map((m) => m.p99)),
-      rounds: measured.map((m) => m.requestsPerSecond),
-      serverCpu: measured.map((m) => m.serverCpu[0] as number),
-      generatorCpu: measured.map((m) => m.generatorCpu[0] as number),
-    }
+    const measured = combined(target.name, runs[index] ?? [])
+    if (target.yardstick) measured.yardstick = combined(target.yardstick.name, yardsticks[index] ?? [])
+    return measured
   })
 }
 
@@ -292,17 +310,26 @@ type Ratio = { value: number; rounds: number } | { unreliable: string }
 
 /**
  * How fast `measured` is against `base`: the median over the rounds of the two's ratio in each
- * round, counting only the rounds where `base` (the faster, the bare server for most) kept its
- * core busy: in the others the generator or other work set the pace. Targets measured in one
- * round are seconds apart, so a slow spell of the machine (they last long enough to slow whole
- * rounds) slows both sides of a round's ratio, where it would pull one side's median and not the
- * other's.
+ * round, counting only the rounds where the yardstick (the bare server, the faster) kept its core
+ * busy: in the others the generator or other work set the pace. Against its own yardstick, a
+ * target's ratio in a round is to the yardstick loaded just before it; two targets that each have
+ * one are compared by their ratios to them; others by their throughput in the round.
  */
 function pairedRatio(measured: Measurement, base: Measurement): Ratio {
   if (!generator.trusted) return { unreliable: 'autocannon cannot saturate the bare server: ratios cannot be trusted; apt-get install wrk' }
-  const counted = measured.rounds.flatMap((value, round) => ((base.serverCpu[round] ?? 0) >= SATURATED ? [value / (base.rounds[round] as number)] : []))
+  const beside = measured.yardstick
+  const inRound = (round: number): { value: number; cpu: number } => {
+    const at = (m: Measurement) => m.rounds[round] as number
+    const cpu = (m: Measurement) => m.serverCpu[round] ?? 0
+    if (beside && beside.name === base.name) return { value: at(measured) / at(beside), cpu: cpu(beside) }
+    if (beside && base.yardstick) return { value: at(measured) / at(beside) / (at(base) / at(base.yardstick)), cpu: Math.min(cpu(beside), cpu(base.yardstick)) }
+    return { value: at(measured) / at(base), cpu: cpu(base) }
+  }
+  const rounds = measured.rounds.map((_, round) => inRound(round))
+  const counted = rounds.flatMap(({ value, cpu }) => (cpu >= SATURATED ? [value] : []))
   if (counted.length === 0) {
-    return { unreliable: `${base.name} at ${percent(median(base.serverCpu))} CPU, under ${percent(SATURATED)}: the generator or other work on the machine set the pace` }
+    const yardstick = beside ?? base
+    return { unreliable: `${yardstick.name} at ${percent(median(rounds.map(({ cpu }) => cpu)))} CPU, under ${percent(SATURATED)}: the generator or other work on the machine set the pace` }
   }
   return { value: median(counted), rounds: counted.length }
 }
@@ -314,7 +341,8 @@ const ratioCell = (ratio: Ratio) => ('value' in ratio ? ratio.value.toFixed(2) :
 function ratioFigure(ratio: Ratio, measured: Measurement, base: Measurement): string {
   if (!('value' in ratio)) return ratio.unreliable
   const rounds = ratio.rounds === options.rounds ? "the rounds' median" : `the median of the ${ratio.rounds} of ${options.rounds} rounds where ${base.name} was at >= ${percent(SATURATED)} CPU`
-  return `${ratio.value.toFixed(2)}x, ${rounds}; medians ${measured.requestsPerSecond.toFixed(0)} against ${base.requestsPerSecond.toFixed(0)} req/s`
+  const against = measured.yardstick?.name === base.name ? `${measured.yardstick.requestsPerSecond.toFixed(0)} req/s (the yardstick's runs beside it)` : `${base.requestsPerSecond.toFixed(0)} req/s`
+  return `${ratio.value.toFixed(2)}x, ${rounds}; medians ${measured.requestsPerSecond.toFixed(0)} against ${against}`
 }
 
 interface Startups {
@@ -558,10 +586,12 @@ async function main(): Promise<void> {
     console.log('running:')
     const only = options.only
     const byId = `/api/v2/clients/${client.id}`
+    const bareGet: Target = { name: 'bare Hono GET {"ok":true}', url: `${bare.origin}/`, headers: {}, pid: bare.child.pid }
+    const barePost: Target = { name: 'bare Hono POST (parses JSON, 201)', url: `${bareClient.origin}/`, headers: { 'Content-Type': 'application/json' }, method: 'POST', body: NEW_CLIENT, pid: bareClient.child.pid }
     const [baseline, bareSame, bareCreate, ...targets] = (await measureAll([
-      { name: 'bare Hono GET {"ok":true}', url: `${bare.origin}/`, headers: {}, pid: bare.child.pid },
+      bareGet,
       { name: "bare Hono GET, the client's JSON", url: `${bareClient.origin}/`, headers: {}, pid: bareClient.child.pid },
-      { name: 'bare Hono POST (parses JSON, 201)', url: `${bareClient.origin}/`, headers: { 'Content-Type': 'application/json' }, method: 'POST', body: NEW_CLIENT, pid: bareClient.child.pid },
+      barePost,
       ...([
         { name: 'GET /clients/{id}', url: `${mock.origin}${byId}`, headers, pid: mock.child.pid },
         { name: 'GET /clients/{id}, a mock of its own', url: `${alone.origin}${byId}`, headers, pid: alone.child.pid },
@@ -582,7 +612,10 @@ async function main(): Promise<void> {
               { name: `GET /clients/{id}, ${options.largeTeam} clients`, url: `${crowded.origin}/api/v2/clients/${large.clientId}`, headers: large.headers, pid: crowded.child.pid },
             ]
           : []),
-      ] as Target[]).filter((target) => !only || only.test(target.name)),
+      ] as Target[])
+        .filter((target) => !only || only.test(target.name))
+        // Writes are set beside the bare POST, which parses its body too; reads beside the bare GET of {"ok":true}.
+        .map((target) => ({ ...target, yardstick: target.method === 'POST' ? barePost : bareGet })),
     ])) as [Measurement, Measurement, Measurement, ...Measurement[]]
     const latencyRequests = options.latencyRequests
     const latency =
@@ -594,14 +627,14 @@ async function main(): Promise<void> {
     report('')
     report(`medians of ${options.rounds} rounds of ${options.duration} s at ${options.connections} connections, each after ${options.warmup} s of warm-up; ${generator.name}; ${pinning}`)
     report(`${pad('target', 42)}${'req/s'.padStart(9)}${'x bare'.padStart(9)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'server'.padStart(9)}${'load'.padStart(9)}`)
-    // Writes are set beside the bare POST, which parses its body too; reads beside the bare GET of {"ok":true}.
-    const yardstick = (m: Measurement) => (m.name.startsWith('POST') || m === bareCreate ? bareCreate : baseline)
+    const yardstick = (m: Measurement) => (m.yardstick?.name === bareCreate.name || m === bareCreate ? bareCreate : baseline)
     for (const m of [baseline, bareSame, bareCreate, ...targets]) {
       report(
         `${pad(m.name, 42)}${num(m.requestsPerSecond)}${ratioCell(pairedRatio(m, yardstick(m)))}${num(m.p50, 2)}${num(m.p99, 2)}${percent(median(m.serverCpu)).padStart(9)}${percent(median(m.generatorCpu)).padStart(9)}`,
       )
     }
-    report(`${pad('', 42)}x bare: to the bare GET {"ok":true}, a POST to the bare POST, the median of each round's ratio`)
+    report(`${pad('', 42)}x bare: to the bare GET {"ok":true}, a POST to the bare POST, the median of each round's ratio,`)
+    report(`${pad('', 42)}each to the yardstick loaded just before the target in that round (its own rows: runs of their own)`)
     report(`${pad('', 42)}(only rounds whose yardstick was at >= ${percent(SATURATED)} CPU; "unrel." when none was)`)
     report(`${pad('', 42)}server, load: the CPU share of the server loaded and of the generator, medians`)
     report('')
