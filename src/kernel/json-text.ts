@@ -20,7 +20,8 @@ interface KeptJson {
   tokens: Token[]
 }
 
-const kept = new Map<string, KeptJson>()
+/** By the item's `object`, then its `id`: no key string to make and hash for every item. */
+const kept = new Map<string, Map<number | string, KeptJson>>()
 let keptBytes = 0
 
 function tokensOf(value: unknown, tokens: Token[]): void {
@@ -84,8 +85,7 @@ const itemText = (item: unknown) => (JSON.stringify(item) as string | undefined)
 function itemBytes(item: unknown): Buffer {
   if (!isItem(item)) return Buffer.from(itemText(item))
   const { object, id } = item as { object: string; id: number | string }
-  const key = `${object} ${id}`
-  const known = kept.get(key)
+  const known = kept.get(object)?.get(id)
   if (known !== undefined && matchFrom(item as object, known.tokens, 0) === known.tokens.length) return known.bytes
   const text = itemText(item)
   const bytes = Buffer.from(text)
@@ -96,7 +96,9 @@ function itemBytes(item: unknown): Buffer {
     kept.clear()
     keptBytes = 0
   }
-  kept.set(key, { bytes, tokens })
+  let ofObject = kept.get(object)
+  if (ofObject === undefined) kept.set(object, (ofObject = new Map()))
+  ofObject.set(id, { bytes, tokens })
   keptBytes += bytes.length
   return bytes
 }
