@@ -50,7 +50,7 @@ export function writeReport(file: string, context: ReportContext): void {
   const text = [
     '# Benchmark figures',
     '',
-    `Written by \`${context.command}\` (\`bench/run.ts\`), not by hand: see the README's "Benchmark" section for what each figure is and how it is measured.`,
+    `Written by \`${context.command}\` (\`bench/run.ts\`), not by hand: [Benchmark](architecture.md#benchmark) says what each figure is and how it is measured.`,
     '',
     `- Measured: ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, commit ${commit()}`,
     `- Machine: ${cpuModel()}, ${cpus().length} CPUs (the bench pins itself to one: its own count would say 1), ${(totalmem() / 2 ** 30).toFixed(0)} GB, Linux ${release()}, Node ${process.version}`,

@@ -124,7 +124,7 @@ const options = new Command('bench')
   .option('--duration <seconds>', 'seconds of load per target', positiveInteger, 5)
   .option('--connections <n>', 'concurrent connections', positiveInteger, 10)
   .option('--warmup <seconds>', 'seconds of load before each measurement', positiveInteger, 1)
-  .option('--rounds <n>', 'rounds over all targets, interleaved; medians are reported', positiveInteger, 3)
+  .option('--rounds <n>', 'rounds over all targets, interleaved; medians are reported', positiveInteger, 5)
   .option('--startups <n>', 'start-ups of each server, interleaved; the median is reported', positiveInteger, 5)
   .option('--only-startup', 'measure start-up only, no load')
   .option('--scale-records <n>', 'records of the scale team of 100,000 clients (bench/scale.ts; the goals are set for 250000, the default: about a minute and 2 GB today; 0: none)', (value: string) => {
@@ -306,7 +306,7 @@ async function measureAll(targets: Target[]): Promise<Measurement[]> {
 }
 
 /** A ratio of two targets' throughput, or why none can be given. */
-type Ratio = { value: number; rounds: number } | { unreliable: string }
+type Ratio = { value: number; rounds: number; saturated: string } | { unreliable: string }
 
 /**
  * How fast `measured` is against `base`: the median over the rounds of the two's ratio in each
@@ -327,11 +327,12 @@ function pairedRatio(measured: Measurement, base: Measurement): Ratio {
   }
   const rounds = measured.rounds.map((_, round) => inRound(round))
   const counted = rounds.flatMap(({ value, cpu }) => (cpu >= SATURATED ? [value] : []))
+  // What had to keep its core busy for a round to count.
+  const saturated = beside && beside.name !== base.name && base.yardstick ? "the yardstick beside each" : (beside ?? base).name
   if (counted.length === 0) {
-    const yardstick = beside ?? base
-    return { unreliable: `${yardstick.name} at ${percent(median(rounds.map(({ cpu }) => cpu)))} CPU, under ${percent(SATURATED)}: the generator or other work on the machine set the pace` }
+    return { unreliable: `${saturated} at ${percent(median(rounds.map(({ cpu }) => cpu)))} CPU, under ${percent(SATURATED)}: the generator or other work on the machine set the pace` }
   }
-  return { value: median(counted), rounds: counted.length }
+  return { value: median(counted), rounds: counted.length, saturated }
 }
 
 /** A ratio as the table shows it. */
@@ -340,7 +341,7 @@ const ratioCell = (ratio: Ratio) => ('value' in ratio ? ratio.value.toFixed(2) :
 /** What a goal's line says of a ratio: the figure, or why there is none. */
 function ratioFigure(ratio: Ratio, measured: Measurement, base: Measurement): string {
   if (!('value' in ratio)) return ratio.unreliable
-  const rounds = ratio.rounds === options.rounds ? "the rounds' median" : `the median of the ${ratio.rounds} of ${options.rounds} rounds where ${base.name} was at >= ${percent(SATURATED)} CPU`
+  const rounds = ratio.rounds === options.rounds ? "the rounds' median" : `the median of the ${ratio.rounds} of ${options.rounds} rounds where ${ratio.saturated} was at >= ${percent(SATURATED)} CPU`
   const against = measured.yardstick?.name === base.name ? `${measured.yardstick.requestsPerSecond.toFixed(0)} req/s (the yardstick's runs beside it)` : `${base.requestsPerSecond.toFixed(0)} req/s`
   return `${ratio.value.toFixed(2)}x, ${rounds}; medians ${measured.requestsPerSecond.toFixed(0)} against ${against}`
 }
