@@ -3,7 +3,7 @@
 // with 25 clients: about a third of the mock's time), so each item's JSON is kept, as UTF-8 bytes,
 // and used again when the item, presented anew, is the same value. That is checked against what
 // the kept JSON says (no version of a row to forget to bump): a hit is an answer byte for byte the
-// UTF-8 of JSON.stringify's text. A page is answered as bytes: written as a text, its 17 KB (25
+// UTF-8 of JSON.stringify's text. A page is answered as bytes: written as a text, its 14 KB (25
 // clients) were measured for their length and encoded again on every request.
 
 /** Kept bytes, in all, before the cache starts again (all teams share it). */
