@@ -125,7 +125,7 @@ const isPage = (body: unknown): body is { object: 'paginated_list'; data: unknow
   (body as { object?: unknown }).object === 'paginated_list' &&
   Array.isArray((body as { data?: unknown }).data)
 
-const sameItems = (kept: Buffer[], items: Buffer[]) => kept.length === items.length && kept.every((item, index) => item === items[index])
+const sameItems = (earlier: Buffer[], items: Buffer[]) => earlier.length === items.length && earlier.every((item, index) => item === items[index])
 
 function pageBytes(head: string, items: Buffer[], tail: string): Buffer {
   const parts: Buffer[] = [Buffer.from(head)]
