@@ -138,9 +138,13 @@ describe('the npm package', () => {
     expect(paths.filter((path) => /(^|\/)(test|node_modules)\/|\.map$|(?<!\.d)\.ts$/.test(path))).toEqual([])
     expect(packed.size).toBeLessThan(MAX_PACKED_BYTES)
     expect(packed.unpackedSize).toBeLessThan(MAX_UNPACKED_BYTES)
-    // The sizes docs/testing-and-ci.md quotes are these, to a tenth of a megabyte.
-    const megabytes = (bytes: number) => (bytes / 1_000_000).toFixed(1)
-    expect(readFileSync(join(projectRoot, 'docs', 'testing-and-ci.md'), 'utf8')).toContain(`About ${megabytes(packed.size)} MB packed and ${megabytes(packed.unpackedSize)} MB unpacked`)
+    // The sizes docs/testing-and-ci.md quotes are these, within a tenth of a megabyte: a closer match
+    // would flip on a few bytes of difference between builds when a size sits near a rounding boundary.
+    const quoted = /About (\d+\.\d) MB packed and (\d+\.\d) MB unpacked/.exec(readFileSync(join(projectRoot, 'docs', 'testing-and-ci.md'), 'utf8'))
+    expect(quoted, 'docs/testing-and-ci.md quotes the sizes').not.toBeNull()
+    const [quotedPacked, quotedUnpacked] = [Number(quoted?.[1]) * 1_000_000, Number(quoted?.[2]) * 1_000_000]
+    expect(Math.abs(quotedPacked - packed.size), `quoted ${String(quotedPacked)} bytes packed, packed ${String(packed.size)}`).toBeLessThanOrEqual(100_000)
+    expect(Math.abs(quotedUnpacked - packed.unpackedSize), `quoted ${String(quotedUnpacked)} bytes unpacked, unpacked ${String(packed.unpackedSize)}`).toBeLessThanOrEqual(100_000)
     expect(statSync(join(work, 'pack', packed.filename)).size).toBe(packed.size)
   })
 
