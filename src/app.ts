@@ -13,6 +13,7 @@ import { faultsRoutes } from './control/faults.ts'
 import { snapshotRoutes } from './control/snapshots.ts'
 import { controlRoutes } from './control/routes.ts'
 import { bearerToken, identifier } from './kernel/auth.ts'
+import { AnswerCache } from './kernel/answer-cache.ts'
 import type { KernelEnv } from './kernel/env.ts'
 import { BodyCutShort, DEFAULT_MAX_BODY_BYTES } from './kernel/body.ts'
 import { browserPolicy, crossOrigin, hostCheck, hostVerdict } from './kernel/browsers.ts'
@@ -178,6 +179,8 @@ function apiRoutes(options: AppOptions, faults: Faults): Routes<RequestContext> 
     // Faults apply to the caller's team once it is identified and counted, before the operation looks anything up.
     intercept: (c, ctx, op) => faults.intercept(c, ctx.team.id, op),
     maxBodyBytes: options.maxBodyBytes,
+    // What an answer can tell callers apart by: their team, who they are and their role there.
+    answers: { cache: new AnswerCache(options.store.changes, options.clock.timestamp), caller: (ctx) => `${ctx.team.id}:${ctx.user.id}:${ctx.member.role}` },
   })
   for (const register of RESOURCE_ROUTES) register(routes)
   return routes
@@ -307,9 +310,14 @@ class ApiExchange {
   }
 }
 
-/** The middleware that runs a request that may change state as one write unit. */
-function writeUnitMiddleware(writeUnit: WriteUnit): (c: Context, next: () => Promise<void>) => Promise<void> {
-  return (c, next) => (READ_ONLY_METHODS.has(c.req.method) ? next() : writeUnit(next))
+/**
+ * The middleware of the control API, OAuth and the pages: any of their requests may change the
+ * world, so each is counted as a change (kernel/answer-cache.ts), and one that may write is one
+ * write unit with --data.
+ */
+function changingMiddleware(options: AppOptions): (c: Context, next: () => Promise<void>) => Promise<void> {
+  const { store, writeUnit } = options
+  return (c, next) => store.changes.during(() => (writeUnit === undefined || READ_ONLY_METHODS.has(c.req.method) ? next() : writeUnit(next)))
 }
 
 /**
@@ -338,7 +346,7 @@ function controlApp(options: AppOptions, services: Services, faults: Faults, jou
     c.set('principal', services)
     await next()
   })
-  if (options.writeUnit) control.use('*', writeUnitMiddleware(options.writeUnit))
+  control.use('*', changingMiddleware(options))
   control.route('/', controlApi.app)
   return control
 }
@@ -346,7 +354,7 @@ function controlApp(options: AppOptions, services: Services, faults: Faults, jou
 /** The OAuth 2.0 endpoints (/oauth): the token endpoint and the consent page's. */
 function oauthApp(options: AppOptions, services: Services): Hono<KernelEnv<Services>> {
   const oauthEndpoints = new Hono<KernelEnv<Services>>()
-  if (options.writeUnit) oauthEndpoints.use('*', writeUnitMiddleware(options.writeUnit))
+  oauthEndpoints.use('*', changingMiddleware(options))
   oauthRoutes(oauthEndpoints, services, options.maxBodyBytes)
   return oauthEndpoints
 }
@@ -384,10 +392,8 @@ function servePages(app: Hono<KernelEnv<RequestContext>>, options: AppOptions, s
   const loadPages = async () => {
     const { uiRoutes } = await import('./ui/index.ts')
     const ui = new Hono()
-    if (options.writeUnit) {
-      const inWriteUnit = writeUnitMiddleware(options.writeUnit)
-      for (const base of [PERFORM_BASE, DASHBOARD_BASE]) ui.use(`${base}/*`, inWriteUnit)
-    }
+    const changing = changingMiddleware(options)
+    for (const base of [PERFORM_BASE, DASHBOARD_BASE]) ui.use(`${base}/*`, changing)
     uiRoutes(ui, { services, contracts: options.contracts, dispatch })
     ui.notFound(() => notAPage)
     ui.onError(answerError)
@@ -442,12 +448,14 @@ export function createApp(options: AppOptions): Hono<KernelEnv<RequestContext>> 
   const journal = new Journal(options.contracts, options.journalSize ?? DEFAULT_JOURNAL_SIZE)
   const routes = apiRoutes(options, faults)
   const exchange = new ApiExchange(options, services, journal)
-  // The unit begins before the token is resolved: the caller's own user row (PATCH /me) is one it may change.
-  const writeUnit = options.writeUnit
-  const serveApi =
+  // A write is counted as a change (kernel/answer-cache.ts), and its unit begins before the token
+  // is resolved: the caller's own user row (PATCH /me) is one it may change.
+  const { writeUnit, store } = options
+  const write =
     writeUnit === undefined
-      ? exchange.serve
-      : (c: ApiContext, gate: Gate<RequestContext>) => (READ_ONLY_METHODS.has(c.req.method) ? exchange.serve(c, gate) : writeUnit(async () => exchange.serve(c, gate)))
+      ? (c: ApiContext, gate: Gate<RequestContext>) => store.changes.during(() => exchange.serve(c, gate))
+      : (c: ApiContext, gate: Gate<RequestContext>) => store.changes.during(() => writeUnit(async () => exchange.serve(c, gate)))
+  const serveApi = (c: ApiContext, gate: Gate<RequestContext>) => (READ_ONLY_METHODS.has(c.req.method) ? exchange.serve(c, gate) : write(c, gate))
 
   const app = new Hono<KernelEnv<RequestContext>>()
   serveOpenApi(app, options)

@@ -14,7 +14,9 @@ import type { KernelEnv } from './env.ts'
 import { forbidden, invalid, unauthenticated, type ValidationErrors } from './errors.ts'
 import { expandOf, type Expand } from './expand.ts'
 import { discardFiles, receiveMultipart, type MultipartBody, type UploadTarget } from './multipart.ts'
-import { binary, json, noContent } from './respond.ts'
+import type { AnswerCache, AnswerStamp } from './answer-cache.ts'
+import { jsonBody } from './json-text.ts'
+import { binary, json, jsonText, noContent } from './respond.ts'
 import { queryShapeOf, readQuery } from '../contracts/request.ts'
 import { attributeName, bodyErrors, checkQuery, mergeErrors, parseJsonBody, passedSchema } from './validate.ts'
 
@@ -100,6 +102,17 @@ export interface RoutesOptions<P> {
   intercept?: (c: Context<KernelEnv<P>>, principal: P, op: OperationContract) => Response | Promise<Response | undefined> | undefined
   /** The largest JSON body read (DEFAULT_MAX_BODY_BYTES by default); a larger one is the 413 page. */
   maxBodyBytes?: number
+  /**
+   * GET answers kept whole while nothing has changed (kernel/answer-cache.ts), by operation, URL
+   * and `caller`: who asks, as far as any answer tells callers apart.
+   */
+  answers?: { cache: AnswerCache; caller: (principal: P) => string }
+}
+
+/** Where a GET's answer is kept, and what it is made at. */
+interface KeptAs {
+  key: string
+  stamp: AnswerStamp
 }
 
 /** An operation's route handler: the gate, then the handler, answered. */
@@ -139,14 +152,20 @@ export class Routes<P> {
     // Validators compile on first use (start-up stays fast) and are kept here, off the per-request path.
     let queryValidator: ValidateFunction | undefined
     let bodyValidator: ValidateFunction | undefined
+    const answers = op.method === 'GET' && answersWith.body !== undefined ? this.options.answers : undefined
 
-    const answer = (c: Context<KernelEnv<P>>, result: unknown): Response => {
+    const answer = (c: Context<KernelEnv<P>>, result: unknown, keptAs?: KeptAs): Response => {
       if (result === undefined) {
         if (!answersWith.empty) throw new Error(`${operationId}: the handler answered nothing, but the contract has no 204`)
         return noContent(c)
       }
       if (answersWith.body === undefined) throw new Error(`${operationId}: the handler answered a body, but the contract has only a 204`)
-      return isBinary(result) ? binary(c, result, answersWith.body) : json(c, result, answersWith.body)
+      if (isBinary(result)) return binary(c, result, answersWith.body)
+      if (keptAs === undefined || answers === undefined) return json(c, result, answersWith.body)
+      const text = jsonBody(result, true)
+      // Only an item's or a page's bytes are kept: json-text keeps those already, so a kept answer costs a key.
+      if (typeof text !== 'string') answers.cache.keep(keptAs.key, text, keptAs.stamp)
+      return jsonText(c, text, answersWith.body)
     }
 
     /** Everything but reading the body, so an operation without one stays synchronous. */
@@ -158,12 +177,19 @@ export class Routes<P> {
       c.set('operation', op)
       const ctx = c.get('principal')
       if (ctx === undefined) throw unauthenticated()
+      const url = c.req.url
+      let keptAs: KeptAs | undefined
+      if (answers !== undefined && c.req.method === 'GET') {
+        const key = `${operationId}\u0000${answers.caller(ctx)}\u0000${url}`
+        const kept = answers.cache.find(key)
+        if (kept !== undefined) return jsonText(c, kept, answersWith.body)
+        keptAs = { key, stamp: answers.cache.stamp() }
+      }
       const params: Record<string, string | number> = c.req.param()
       for (const name of integerParams) params[name] = Number(params[name])
       const found = options.find?.(ctx, params) as F
       if (mayWrite && !mayWrite(ctx, op)) throw forbidden(`the caller may not change anything (read-only), so not ${op.id}`)
       if (options.authorize && !options.authorize(ctx, found)) throw forbidden(`the caller's role (or team) may not use ${op.id}`)
-      const url = c.req.url
       const start = url.indexOf('?')
       queryValidator ??= contracts.queryValidator(operationId)
       const query = checkQuery(queryValidator, start === -1 ? {} : readQuery(new URLSearchParams(url.slice(start + 1)), shape))
@@ -183,7 +209,7 @@ export class Routes<P> {
       } as HandlerInput<P, Id, F>
       const run = (): Response | Promise<Response> => {
         const result = handler(input)
-        return result instanceof Promise ? result.then((value) => answer(c, value)) : answer(c, result)
+        return result instanceof Promise ? result.then((value) => answer(c, value, keptAs)) : answer(c, result, keptAs)
       }
       if (receive) {
         return receive(ctx).then(async (upload) => {

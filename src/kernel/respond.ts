@@ -10,7 +10,12 @@ import { jsonBody } from './json-text.ts'
 type AnyContext = Context<KernelEnv<any>>
 
 export function json(c: AnyContext, body: unknown, status = 200, headers: Record<string, string> = {}): Response {
-  return new Response(jsonBody(body, c.req.method === 'GET'), {
+  return jsonText(c, jsonBody(body, c.req.method === 'GET'), status, headers)
+}
+
+/** An answer whose JSON is already written (kernel/json-text.ts, or a kept answer: kernel/answer-cache.ts). */
+export function jsonText(c: AnyContext, text: string | Buffer, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(text, {
     status,
     headers: { 'content-type': 'application/json', ...c.get('responseHeaders'), ...headers },
   })

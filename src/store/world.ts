@@ -1,6 +1,7 @@
 // The whole mock's state: users and tokens (global, as in the real service), and one isolated
 // state per team, chosen by the token. The data is plain JSON, so a data file holds it as it is; the
 // Store and each Team add the indexes requests need (tables with a Map by id).
+import { ChangeCount } from '../kernel/answer-cache.ts'
 import type { Role } from '../kernel/roles.ts'
 import { forgetJobQueue, replaceTeamJobs, type JobQueueLog, type JobRow } from '../kernel/scheduler.ts'
 import { changed, deleted, inserted, recording, register, sequenceMoved, teamChanged, touched, unregister, type ChangeSink } from './changes.ts'
@@ -251,6 +252,8 @@ export class Store {
   /** Where changes are recorded (a --data world); undefined in memory. */
   private sink: ChangeSink | undefined
   private background: <T>(work: () => T) => T = (work) => work()
+  /** Moves on around everything that may change the world (kernel/answer-cache.ts): requests that write are counted by the app. */
+  readonly changes = new ChangeCount()
 
   /** tables: every resource's TableDeclaration (src/tables.ts). */
   constructor(
@@ -294,11 +297,12 @@ export class Store {
     for (const job of data.jobs) jobs.push(job)
     Object.assign(this.data, data, { jobs })
     this.open()
+    this.changes.bump()
   }
 
   /** Runs work that changes the world outside a request (a due job, a webhook attempt) as one write unit. */
   changing<T>(work: () => T): T {
-    return this.background(work)
+    return this.changes.during(() => this.background(work))
   }
 
   /** Records the changes to one of the world's arrays of rows kept elsewhere (the OAuth state), by where it lives. */
@@ -310,7 +314,7 @@ export class Store {
   readonly jobLog: JobQueueLog = {
     added: (job) => inserted(this.data.jobs, job),
     removed: (job) => deleted(this.data.jobs, job),
-    unit: (work) => this.background(work),
+    unit: (work) => this.changes.during(() => this.background(work)),
   }
 
   nextId(sequence: SequenceName): number {

@@ -159,7 +159,7 @@ describe('GET /cases/{id}', () => {
     const added = await w.api().patch(`/cases/${w.case}/items`, w.records.map((id) => ({ id, type: 'record' })))
     expect(added.status).toBe(201)
     const row = w.team.team.cases.get(w.case)!
-    setCaseAssignees(w.mock.teamContext(w.team.team), row, [w.team.users.owner.id, w.team.users.member.id])
+    w.mock.store.changing(() => setCaseAssignees(w.mock.teamContext(w.team.team), row, [w.team.users.owner.id, w.team.users.member.id]))
     const itemIds = added.body.data.map((item: { id: number }) => item.id)
     const collapsed = await w.api().get(`/cases/${w.case}`)
     expect(collapsed.body).toEqual(caseJson(w.case, w.client, { items: itemIds, assignees: [w.team.users.owner.id, w.team.users.member.id] }))
@@ -444,7 +444,7 @@ describe('GET /cases/{id}/assignees', () => {
   it('lists the assignees set outside the API; 404 Case not found for an unknown case', async () => {
     const w = await world()
     expect((await w.api().get(`/cases/${w.case}/assignees`)).body).toEqual(singlePage([]))
-    const [added] = setCaseAssignees(w.mock.teamContext(w.team.team), w.team.team.cases.get(w.case)!, [w.team.users.member.id])
+    const [added] = w.mock.store.changing(() => setCaseAssignees(w.mock.teamContext(w.team.team), w.team.team.cases.get(w.case)!, [w.team.users.member.id]))
     const res = await w.api().get(`/cases/${w.case}/assignees`)
     expect(res.body).toEqual(singlePage([{ object: 'assignee', id: added?.id, type: 'team_member', team_member: memberJson(w.team, 'member') }]))
     const unknown = await w.api().get(`/cases/${UNKNOWN}/assignees`)
@@ -527,7 +527,7 @@ describe('GET /cases', () => {
 
   it('filters by assigned_to: a user id, true or false', async () => {
     const w = await listWorld()
-    setCaseAssignees(w.mock.teamContext(w.team.team), w.team.team.cases.get(w.b)!, [w.team.users.member.id])
+    w.mock.store.changing(() => setCaseAssignees(w.mock.teamContext(w.team.team), w.team.team.cases.get(w.b)!, [w.team.users.member.id]))
     expect(await w.ids({ assigned_to: w.team.users.member.id })).toEqual([w.b])
     expect(await w.ids({ assigned_to: true })).toEqual([w.b])
     expect(await w.ids({ assigned_to: false })).toEqual([w.a, w.c])
@@ -563,7 +563,7 @@ describe('GET /cases', () => {
   it('shows an assigned-only member only the cases they are assigned to', async () => {
     const w = await listWorld()
     expect((await w.api('assigned-only').get('/cases')).body).toEqual(singlePage([]))
-    setCaseAssignees(w.mock.teamContext(w.team.team), w.team.team.cases.get(w.c)!, [w.team.users['assigned-only'].id])
+    w.mock.store.changing(() => setCaseAssignees(w.mock.teamContext(w.team.team), w.team.team.cases.get(w.c)!, [w.team.users['assigned-only'].id]))
     const res = await w.api('assigned-only').get('/cases')
     expect(res.body).toEqual(singlePage([(await w.api().get(`/cases/${w.c}`)).body]))
     expect((await w.api('assigned-only').get(`/cases/${w.c}/items`)).status).toBe(200)

@@ -25,71 +25,74 @@ export interface StepSetup {
  * their record documents, as record creation makes them.
  */
 export function giveRecord(mock: TestMock, team: Team, clientId: number, setup: { steps?: StepSetup[] } & Partial<Omit<RecordRow, 'steps'>> = {}): RecordRow {
-  const client = team.clients.get(clientId)
-  if (!client) throw new Error(`no client ${clientId}`)
-  const { steps = [], ...fields } = setup
-  const record: RecordRow = {
-    id: mock.store.nextId('record'),
-    client: clientId,
-    created_by: null,
-    email: client.email,
-    name: { ...client.name },
-    reference: client.reference,
-    template: null,
-    notification: false,
-    message: null,
-    has_reminders: false,
-    is_declaration_required: false,
-    steps: [],
-    assignees: [],
-    perform_token: `test-${clientId}`,
-    reviewed_at: null,
-    emails: [],
-    created_at: NOW,
-    updated_at: NOW,
-    expired_at: '2026-08-01T12:00:00Z',
-    archived_at: null,
-    declaration_confirmed_at: null,
-    finished_at: null,
-    ...fields,
-  }
-  for (const setupStep of steps) {
-    const step: StepRow = {
-      id: mock.store.nextId('step'),
-      type: setupStep.type,
-      preferences: setupStep.preferences ?? (completePreferences(setupStep.type, MINIMAL_PREFERENCES[setupStep.type]) as Record<string, unknown>),
-      cost: setupStep.cost ?? 0,
-      completed_at: setupStep.completed_at ?? null,
-      check: null,
-      document: null,
-      form: null,
-      review: null,
+  // A change of the world outside a request, as the product would make it (kernel/answer-cache.ts).
+  return mock.store.changing(() => {
+    const client = team.clients.get(clientId)
+    if (!client) throw new Error(`no client ${clientId}`)
+    const { steps = [], ...fields } = setup
+    const record: RecordRow = {
+      id: mock.store.nextId('record'),
+      client: clientId,
+      created_by: null,
+      email: client.email,
+      name: { ...client.name },
+      reference: client.reference,
+      template: null,
+      notification: false,
+      message: null,
+      has_reminders: false,
+      is_declaration_required: false,
+      steps: [],
+      assignees: [],
+      perform_token: `test-${clientId}`,
+      reviewed_at: null,
+      emails: [],
+      created_at: NOW,
+      updated_at: NOW,
+      expired_at: '2026-08-01T12:00:00Z',
+      archived_at: null,
+      declaration_confirmed_at: null,
+      finished_at: null,
+      ...fields,
     }
-    if (step.type.startsWith('check.')) {
-      const check: CheckRow = {
-        id: mock.store.nextId('check'),
-        record: record.id,
-        step: step.id,
-        type: step.type.slice('check.'.length),
-        status: 'pending',
-        outcome: null,
-        response: null,
-        allow_replay: false,
-        allow_cancel: false,
-        requires_consent: false,
-        submitted_at: null,
-        created_at: record.created_at,
-        updated_at: record.created_at,
+    for (const setupStep of steps) {
+      const step: StepRow = {
+        id: mock.store.nextId('step'),
+        type: setupStep.type,
+        preferences: setupStep.preferences ?? (completePreferences(setupStep.type, MINIMAL_PREFERENCES[setupStep.type]) as Record<string, unknown>),
+        cost: setupStep.cost ?? 0,
+        completed_at: setupStep.completed_at ?? null,
+        check: null,
+        document: null,
+        form: null,
+        review: null,
       }
-      Object.assign(check, setupStep.check)
-      team.checks.insert(check)
-      step.check = check.id
+      if (step.type.startsWith('check.')) {
+        const check: CheckRow = {
+          id: mock.store.nextId('check'),
+          record: record.id,
+          step: step.id,
+          type: step.type.slice('check.'.length),
+          status: 'pending',
+          outcome: null,
+          response: null,
+          allow_replay: false,
+          allow_cancel: false,
+          requires_consent: false,
+          submitted_at: null,
+          created_at: record.created_at,
+          updated_at: record.created_at,
+        }
+        Object.assign(check, setupStep.check)
+        team.checks.insert(check)
+        step.check = check.id
+      }
+      record.steps.push(step)
     }
-    record.steps.push(step)
-  }
-  team.records.insert(record)
-  createRecordDocuments(mock.teamContext(team), record)
-  return record
+    team.records.insert(record)
+    createRecordDocuments(mock.teamContext(team), record)
+    return record
+  })
 }
 
 /** Assignee rows for a record (giveRecord's `assignees`), one per user, assigned at NOW. */
@@ -103,11 +106,14 @@ export function assigneeRows(mock: TestMock, ...users: number[]): RecordRow['ass
  * member. Returns the stored row.
  */
 export function giveForm(mock: TestMock, team: Team, clientId: number, options: { filledBy?: number; template?: string } = {}): FormRow {
-  const template = options.template === undefined ? team.formTemplates.all()[0] : team.formTemplatesByReference.get(options.template)
-  if (!template) throw new Error(`team ${team.id} has no form template ${options.template ?? ''}`)
-  const ctx = mock.teamContext(team)
-  const form = createForm(ctx, template, clientId, { type: 'internal', record: null, step: null })
-  return options.filledBy === undefined ? form : completeForm(ctx, form, { created_by: { type: 'team_member', id: options.filledBy } })
+  // A change of the world outside a request, as the product would make it (kernel/answer-cache.ts).
+  return mock.store.changing(() => {
+    const template = options.template === undefined ? team.formTemplates.all()[0] : team.formTemplatesByReference.get(options.template)
+    if (!template) throw new Error(`team ${team.id} has no form template ${options.template ?? ''}`)
+    const ctx = mock.teamContext(team)
+    const form = createForm(ctx, template, clientId, { type: 'internal', record: null, step: null })
+    return options.filledBy === undefined ? form : completeForm(ctx, form, { created_by: { type: 'team_member', id: options.filledBy } })
+  })
 }
 
 export interface FileSetup {
@@ -128,19 +134,22 @@ export interface FileSetup {
  * check would add one; by default the team's own upload (source client). Returns the stored row.
  */
 export function giveFile(mock: TestMock, team: Team, clientId: number, setup: FileSetup = {}): FileRow {
-  const ctx = mock.teamContext(team)
-  const attachment = sampleAttachment(ctx, setup.sample ?? 'passport', setup.original)
-  const owner = team.members.find((member) => member.role === 'owner')
-  return addFile(ctx, {
-    client: clientId,
-    type: setup.type ?? 'internal',
-    source: setup.source ?? { type: 'client', id: clientId },
-    source_subtype: setup.source_subtype ?? null,
-    name: setup.name ?? attachment.original,
-    attachment: attachment.id,
-    created_by: setup.created_by ?? { type: 'team_member', id: owner?.user ?? 0 },
-    ...(setup.is_deletable === undefined ? {} : { is_deletable: setup.is_deletable }),
-    ...(setup.expires_at === undefined ? {} : { expires_at: setup.expires_at }),
+  // A change of the world outside a request, as the product would make it (kernel/answer-cache.ts).
+  return mock.store.changing(() => {
+    const ctx = mock.teamContext(team)
+    const attachment = sampleAttachment(ctx, setup.sample ?? 'passport', setup.original)
+    const owner = team.members.find((member) => member.role === 'owner')
+    return addFile(ctx, {
+      client: clientId,
+      type: setup.type ?? 'internal',
+      source: setup.source ?? { type: 'client', id: clientId },
+      source_subtype: setup.source_subtype ?? null,
+      name: setup.name ?? attachment.original,
+      attachment: attachment.id,
+      created_by: setup.created_by ?? { type: 'team_member', id: owner?.user ?? 0 },
+      ...(setup.is_deletable === undefined ? {} : { is_deletable: setup.is_deletable }),
+      ...(setup.expires_at === undefined ? {} : { expires_at: setup.expires_at }),
+    })
   })
 }
 
@@ -149,25 +158,28 @@ export function giveFile(mock: TestMock, team: Team, clientId: number, setup: Fi
  * form step leaves it (the field model is the forms resource's; this is the least of it).
  */
 export function giveFormWithUploads(mock: TestMock, team: Team, clientId: number, attachments: number[]): FormRow {
-  return team.forms.insert({
-    id: mock.store.nextId('form'),
-    reference: mock.services.random.uuid(),
-    type: 'requested',
-    client: clientId,
-    record: null,
-    step: null,
-    template: null,
-    name: 'Right to work',
-    description: null,
-    instructions: null,
-    fields: [
-      { id: 'section', type: 'section', label: '', fields: ['upload'] },
-      { id: 'upload', type: 'document', label: 'Your passport', description: 'The photo page.', show_if: null, validation: ['required'], flag: false, value: attachments },
-    ],
-    version: 1,
-    created_at: NOW,
-    updated_at: NOW,
-    completed_at: NOW,
-    archived_at: null,
+  // A change of the world outside a request, as the product would make it (kernel/answer-cache.ts).
+  return mock.store.changing(() => {
+    return team.forms.insert({
+      id: mock.store.nextId('form'),
+      reference: mock.services.random.uuid(),
+      type: 'requested',
+      client: clientId,
+      record: null,
+      step: null,
+      template: null,
+      name: 'Right to work',
+      description: null,
+      instructions: null,
+      fields: [
+        { id: 'section', type: 'section', label: '', fields: ['upload'] },
+        { id: 'upload', type: 'document', label: 'Your passport', description: 'The photo page.', show_if: null, validation: ['required'], flag: false, value: attachments },
+      ],
+      version: 1,
+      created_at: NOW,
+      updated_at: NOW,
+      completed_at: NOW,
+      archived_at: null,
+    })
   })
 }
