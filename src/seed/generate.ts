@@ -10,6 +10,7 @@ import { Faker, en, en_GB, en_US } from '@faker-js/faker'
 import { createClock, toDate, toTimestamp } from '../kernel/clock.ts'
 import { Scheduler } from '../kernel/scheduler.ts'
 import { scheduleSeededDeletionReminders } from '../lifecycle/schedule.ts'
+import { mersenneRandomizer } from './mersenne.ts'
 import { EMPTY_ADDRESS, type AddressRow, type ClientRow, type ClientStatus, type NameRow } from '../resources/clients/index.ts'
 import type { CreditRow } from '../resources/credits/index.ts'
 import type { MemberRow, UserRow } from '../store/identity.ts'
@@ -45,7 +46,7 @@ const idleFakers: Faker[] = []
  * nothing may keep it past that.
  */
 export function withSeededFaker<T>(seed: number, use: (faker: Faker) => T): T {
-  const faker = idleFakers.pop() ?? new Faker({ locale: [en_GB, en] })
+  const faker = idleFakers.pop() ?? new Faker({ locale: [en_GB, en], randomizer: mersenneRandomizer() })
   faker.seed(seed)
   try {
     return use(faker)
@@ -111,7 +112,7 @@ const usFaker = (faker: Faker) => {
   US_FAKER.seed(faker.number.int())
   return US_FAKER
 }
-const US_FAKER = new Faker({ locale: [en_US, en] })
+const US_FAKER = new Faker({ locale: [en_US, en], randomizer: mersenneRandomizer() })
 
 function generateAddress(faker: Faker): AddressRow {
   const country = faker.helpers.weightedArrayElement([
