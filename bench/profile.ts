@@ -2,7 +2,9 @@
 // The mock runs as `npm start` runs it, under `node --cpu-prof` (pinned to its own core, as in
 // npm run bench), loaded by wrk with one request; the profile's samples taken while the load ran
 // are mapped through the bundle's source maps to src/ (or the package they come from) and summed
-// by function: self time, in microseconds per request answered, the top costs first.
+// by function: self time, in microseconds per request answered, the top costs first. The in-process
+// targets run mock.fetch or newTeam() in a loop; large-team profiles the making of a team a fifth
+// the size of the scale team's, per record made.
 import { spawn } from 'node:child_process'
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { SourceMap } from 'node:module'
@@ -31,7 +33,12 @@ const TARGETS = {
   'in-process-bare': () => '',
   /** newTeam() in process, one after another. */
   'new-team': () => '',
+  /** POST /_mock/teams making a team of LARGE_TEAM's size on the built mock, once: the scale team's time per record. */
+  'large-team': () => '',
 } as const
+
+/** A fifth of the scale team of npm run bench (100,000 clients, 250,000 records): the same mix, in a minute. */
+const LARGE_TEAM = { clients: 20_000, records: 50_000, credit_entries: 1000 }
 
 const options = new Command('bench:profile')
   .description("CPU profile of the built mock under wrk, mapped to the TypeScript sources: each function's self time per request")
@@ -101,6 +108,7 @@ async function main(): Promise<void> {
   const inProcess = { 'in-process': 'mock', 'in-process-bare': 'bare', 'new-team': 'team' } as const
   if (options.target in inProcess) return profileInProcess(folder, cores, inProcess[options.target as keyof typeof inProcess])
   const bin = join(root, 'dist/main.js')
+  if (options.target === 'large-team') return profileLargeTeam(folder, cores, bin)
   const journal = options.journalSize === undefined ? [] : ['--journal-size', options.journalSize]
   const bare = options.target === 'bare' || options.target === 'bare-client'
   const server = bare ? [await bundled('bare-server.ts', folder)] : [bin, 'serve', '--port', '0', '--rate-limit', '1000000000', ...journal]
@@ -160,6 +168,39 @@ async function profileInProcess(folder: string, cores: ReturnType<typeof pinnabl
   }
 }
 
+/** The built mock under --cpu-prof, its samples taken while POST /_mock/teams made the large team: time per record made. */
+async function profileLargeTeam(folder: string, cores: ReturnType<typeof pinnableCores>, bin: string): Promise<void> {
+  const [file, args] = nodeCommand(['--cpu-prof', '--cpu-prof-dir', folder, '--cpu-prof-interval', '100', bin, 'serve', '--port', '0'], cores)
+  const spawned = performance.now()
+  const child = spawn(file, args, { stdio: ['ignore', 'pipe', 'inherit'] })
+  try {
+    const origin = await new Promise<string>((resolveOrigin, reject) => {
+      let output = ''
+      child.stdout.on('data', (chunk: Buffer) => {
+        output += chunk.toString()
+        const match = /listening on (http:\/\/[\d.:]+)/.exec(output)
+        if (match) resolveOrigin(match[1] as string)
+      })
+      child.on('exit', (code) => reject(new Error(`the mock exited with ${String(code)}`)))
+    })
+    const from = performance.now() - spawned
+    const made = await fetch(`${origin}/_mock/teams`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'Profiled large team', generate: LARGE_TEAM }) })
+    if (made.status !== 201) throw new Error(`POST /_mock/teams answered ${made.status}: ${await made.text()}`)
+    const to = performance.now() - spawned
+    await new Promise<void>((done) => {
+      child.removeAllListeners('exit')
+      child.once('exit', () => done())
+      child.kill('SIGTERM')
+    })
+    const written = readdirSync(folder).find((name) => name.endsWith('.cpuprofile'))
+    if (!written) throw new Error('the mock wrote no profile')
+    report(JSON.parse(readFileSync(join(folder, written), 'utf8')) as Profile, { from, to }, LARGE_TEAM.records, `POST /_mock/teams of ${LARGE_TEAM.clients} clients and ${LARGE_TEAM.records} records`, undefined, 'record')
+  } finally {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+    rmSync(folder, { recursive: true, force: true })
+  }
+}
+
 async function firstClient(origin: string): Promise<number> {
   const page = (await (await fetch(`${origin}/api/v2/clients?limit=1`, { headers: { Authorization: `Bearer ${TOKEN}` } })).json()) as { data: Array<{ id: number }> }
   const client = page.data[0]
@@ -188,7 +229,7 @@ async function bundled(script: string, folder: string): Promise<string> {
 }
 
 /** Sums the self time of the samples taken between `from` and `to` (ms after spawn) by function and by source. */
-function report(profile: Profile, window: { from: number; to: number }, requests: number, path: string, serverCpu: number | undefined): void {
+function report(profile: Profile, window: { from: number; to: number }, requests: number, path: string, serverCpu: number | undefined, unit = 'request'): void {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]))
   const parents = new Map<number, number>()
   for (const node of profile.nodes) for (const child of node.children ?? []) parents.set(child, node.id)
@@ -233,9 +274,9 @@ function report(profile: Profile, window: { from: number; to: number }, requests
   }
   const perRequest = (us: number) => (us / requests).toFixed(2).padStart(8)
   const share = (us: number) => `${((us / busy) * 100).toFixed(1).padStart(5)} %`
-  console.log(`${path}: ${requests} requests in ${((window.to - window.from) / 1000).toFixed(1)} s; the mock's CPU ${serverCpu === undefined ? '?' : `${(serverCpu * 100).toFixed(0)} %`}, ${perRequest(busy).trim()} µs busy per request (idle ${((idle / (busy + idle)) * 100).toFixed(0)} % of the samples)`)
+  console.log(`${path}: ${requests} ${unit}s in ${((window.to - window.from) / 1000).toFixed(1)} s; the mock's CPU ${serverCpu === undefined ? '?' : `${(serverCpu * 100).toFixed(0)} %`}, ${perRequest(busy).trim()} µs busy per ${unit} (idle ${((idle / (busy + idle)) * 100).toFixed(0)} % of the samples)`)
   console.log('')
-  console.log('self time by source (µs per request, share of the busy time):')
+  console.log(`self time by source (µs per ${unit}, share of the busy time):`)
   for (const [group, us] of [...byGroup].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log(`${perRequest(us)}  ${share(us)}  ${group}`)
   console.log('')
   console.log('self time by function:')
