@@ -1,5 +1,6 @@
 // The mock's clock: frozen (tests) or ticking with the system. The system time is faked with
 // vitest's Date mock, so a ticking clock is checked without waiting.
+import fc from 'fast-check'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createClock, toDate, toTimestamp } from '../../src/kernel/clock.ts'
 
@@ -27,6 +28,28 @@ describe('toTimestamp and toDate', () => {
 
   it('is always UTC', () => {
     expect(toTimestamp(new Date('2026-01-02T01:30:00+02:00'))).toBe('2026-01-01T23:30:00Z')
+  })
+
+  it("writes what the moment's ISO text says to the second, for any moment of years 0 to 9999 (seeded runs)", () => {
+    const moment = fc.date({ min: new Date('0000-01-01T00:00:00Z'), max: new Date('9999-12-31T23:59:59.999Z'), noInvalidDate: true })
+    fc.assert(
+      fc.property(moment, (at) => {
+        expect(toTimestamp(at)).toBe(`${at.toISOString().slice(0, 19)}Z`)
+      }),
+      { seed: 41, numRuns: 2000 },
+    )
+  })
+
+  it('knows leap days, the ends of days, months and years', () => {
+    for (const at of ['2024-02-29T23:59:59.999Z', '2000-02-29T00:00:00.000Z', '1900-02-28T12:00:00.000Z', '1900-03-01T00:00:00.000Z', '2026-12-31T23:59:59.999Z', '2027-01-01T00:00:00.000Z', '1969-12-31T23:59:59.999Z', '1970-01-01T00:00:00.000Z', '0000-01-01T00:00:00.000Z', '9999-12-31T23:59:59.999Z']) {
+      expect(toTimestamp(new Date(at))).toBe(`${at.slice(0, 19)}Z`)
+    }
+  })
+
+  it('writes a year outside 0 to 9999 as toISOString does, signed, and refuses an invalid date', () => {
+    expect(toTimestamp(new Date('+012026-01-02T03:04:05.678Z'))).toBe('+012026-01-02T03:04:05Z')
+    expect(toTimestamp(new Date('-000001-12-31T23:59:59.999Z'))).toBe('-000001-12-31T23:59:59Z')
+    expect(() => toTimestamp(new Date(Number.NaN))).toThrow(RangeError)
   })
 
   it('formats the UTC date as YYYY-MM-DD', () => {
