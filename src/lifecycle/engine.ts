@@ -57,7 +57,7 @@ export function submitStep(ctx: TeamContext, record: RecordRow, step: StepRow, s
   check.outcome = outcomeFor(check, step, record.email, submission.outcome)
   if (check.outcome === null) return
   const delay = (submission.delaySeconds ?? ctx.behaviour.checkDelaySeconds) * 1000
-  ctx.scheduler.schedule(JOBS.checkResult, ctx.team.id, check.id, new Date(ctx.clock.now().getTime() + delay))
+  ctx.scheduler.schedule(JOBS.checkResult, ctx.team.id, check.id, new Date(ctx.clock.nowMs() + delay))
 }
 
 /** Why the record's client can no longer complete a step (archived, expired, every step done), or undefined while they can. */
@@ -120,7 +120,7 @@ function returnResult(ctx: TeamContext, check: CheckRow): void {
 function remind(ctx: TeamContext, record: RecordRow): void {
   if (!record.has_reminders || !isOpen(record, ctx.clock.timestamp())) return
   record.emails.push({ kind: 'reminder', sent_at: ctx.clock.timestamp() })
-  ctx.scheduler.schedule(JOBS.reminder, ctx.team.id, record.id, new Date(ctx.clock.now().getTime() + REMINDER_INTERVAL_MS))
+  ctx.scheduler.schedule(JOBS.reminder, ctx.team.id, record.id, new Date(ctx.clock.nowMs() + REMINDER_INTERVAL_MS))
 }
 
 function expire(ctx: TeamContext, record: RecordRow): void {
@@ -158,7 +158,7 @@ export function registerLifecycle(services: Services): void {
   )
   // A deletion date that came while the mock was not running (before its clock started, e.g. a
   // seeded date between the seed's epoch and the start) is history: it is not announced late.
-  const startedAt = services.clock.now().getTime()
+  const startedAt = services.clock.nowMs()
   const announceDeletion = inTeam((ctx, id) => {
     const client = ctx.team.clients.get(id)
     if (client && client.deletion_date !== null) deletionReminderDue(ctx, client)

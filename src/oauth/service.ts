@@ -20,7 +20,7 @@ export type TokenAnswer = Operations['oauth.token']['success']
 /** The parameters of an OAuth request, trimmed, a blank one left out (Laravel's TrimStrings and ConvertEmptyStringsToNull). */
 export type OAuthParams = Partial<Record<string, string>>
 
-const secondsLater = (clock: Clock, seconds: number) => toTimestamp(new Date(clock.now().getTime() + seconds * 1000))
+const secondsLater = (clock: Clock, seconds: number) => toTimestamp(new Date(clock.nowMs() + seconds * 1000))
 
 /** The client an authorisation request names, and its redirect_uri, which must be one the client registered. */
 export function requestedClient(services: Services, params: OAuthParams): { client: OAuthClientRow; redirectUri: string } {
@@ -79,7 +79,7 @@ async function issueTokens(services: Services, grant: Grant): Promise<TokenAnswe
   // jose loads with the first token signed, not at start-up.
   const { SignJWT } = await import('jose')
   const { store, clock, random } = services
-  const issuedAt = Math.floor(clock.now().getTime() / 1000)
+  const issuedAt = Math.floor(clock.nowMs() / 1000)
   const at = (seconds: number) => toTimestamp(new Date((issuedAt + seconds) * 1000))
   const key = accessTokenKey(store)
   // Laravel Passport's claims (aud: the client, jti, sub: the user, scopes), plus the team the token acts in.

@@ -193,13 +193,13 @@ export function generateRecords(faker: Faker, store: Store, team: Team, count: n
       next = { ...waiting, parts: history(services, team, makers, waiting.scenario, faker) }
     } else if (playing !== undefined) next = underWay.pop() as Playing
     else break
-    services.scheduler.advance(Math.max(0, next.at - clock.now().getTime()))
+    services.scheduler.advance(Math.max(0, next.at - clock.nowMs()))
     const wait = next.parts.next()
     if (wait.done) continue
-    next.at = clock.now().getTime() + wait.value * MINUTE
+    next.at = clock.nowMs() + wait.value * MINUTE
     underWay.push(next)
   }
-  services.scheduler.advance(Math.max(0, epoch.getTime() - clock.now().getTime()))
+  services.scheduler.advance(Math.max(0, epoch.getTime() - clock.nowMs()))
   services.scheduler.release()
 }
 
@@ -246,7 +246,7 @@ function* history(services: Services, team: Team, { owner, writers, clients }: M
       return createRecord(creator, input)
     })
   if (record === undefined) return
-  if (!EXPIRING.has(scenario)) setExpiry(teamContext(services, team), record, toTimestamp(new Date(clock.now().getTime() + OPEN_FOR)))
+  if (!EXPIRING.has(scenario)) setExpiry(teamContext(services, team), record, toTimestamp(new Date(clock.nowMs() + OPEN_FOR)))
   yield* drive(services, team, record, scenario, faker)
 }
 
@@ -277,7 +277,7 @@ function* drive(services: Services, team: Team, record: RecordRow, scenario: Sce
       break
     case 'waiting': {
       // A result still being worked on by the provider: due when the record would expire.
-      const delaySeconds = Math.floor((new Date(record.expired_at).getTime() - services.clock.now().getTime()) / 1000) - 86_400
+      const delaySeconds = Math.floor((new Date(record.expired_at).getTime() - services.clock.nowMs()) / 1000) - 86_400
       yield faker.number.int({ min: 20, max: 180 })
       submitAll(undefined, delaySeconds)
       break

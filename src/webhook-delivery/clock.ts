@@ -9,17 +9,17 @@ import type { Services } from '../context.ts'
 /** Moves the clock forward by milliseconds, as Scheduler.advance does, waiting for deliveries on the way. Returns how many jobs ran. */
 export async function advanceSettling(services: Pick<Services, 'clock' | 'scheduler' | 'webhooks'>, milliseconds: number): Promise<number> {
   const { clock, scheduler, webhooks } = services
-  const target = clock.now().getTime() + milliseconds
+  const target = clock.nowMs() + milliseconds
   let ran = 0
   const abandoned = new Set<number>()
   await webhooks.settle(abandoned)
   for (;;) {
     const next = scheduler.next()
     if (next === undefined || next.due > target) break
-    ran += scheduler.advance(Math.max(0, next.due - clock.now().getTime()))
+    ran += scheduler.advance(Math.max(0, next.due - clock.nowMs()))
     await webhooks.settle(abandoned)
   }
-  ran += scheduler.advance(Math.max(0, target - clock.now().getTime()))
+  ran += scheduler.advance(Math.max(0, target - clock.nowMs()))
   await webhooks.settle(abandoned)
   return ran
 }

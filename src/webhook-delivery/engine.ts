@@ -461,7 +461,7 @@ export function createWebhookDelivery(services: Omit<Services, 'webhooks'>, opti
       if (number < MAX_ATTEMPTS) {
         delivery.state = 'waiting'
         const delay = (RETRY_DELAYS_SECONDS[number - 1] as number) * 1000
-        retries.set(delivery.id, scheduler.schedule(RETRY_JOB, team.id, delivery.id, new Date(clock.now().getTime() + delay)))
+        retries.set(delivery.id, scheduler.schedule(RETRY_JOB, team.id, delivery.id, new Date(clock.nowMs() + delay)))
         return
       }
       failed(team, webhook, delivery)

@@ -10,7 +10,7 @@ export const DEFAULT_SCAN_DELAY_SECONDS = 5
 /** An upload's virus scan, done after the scan delay (--scan-delay) on the mock's clock. */
 export function scheduleScan(ctx: TeamContext, attachment: AttachmentRow): void {
   const delay = (ctx.behaviour.scanDelaySeconds ?? DEFAULT_SCAN_DELAY_SECONDS) * 1000
-  ctx.scheduler.schedule(SCAN_JOB, ctx.team.id, attachment.id, new Date(ctx.clock.now().getTime() + delay))
+  ctx.scheduler.schedule(SCAN_JOB, ctx.team.id, attachment.id, new Date(ctx.clock.nowMs() + delay))
 }
 
 /** An attachment that is deleted or redacted is never scanned. */

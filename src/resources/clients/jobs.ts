@@ -20,7 +20,7 @@ export function scheduleDeletionReminder(ctx: TeamContext, client: ClientRow): b
   cancelDeletionReminder(ctx, client)
   if (client.deletion_date === null) return false
   const due = deletionDueAt(client.deletion_date)
-  if (due <= ctx.clock.now().getTime()) return true
+  if (due <= ctx.clock.nowMs()) return true
   ctx.scheduler.schedule(DELETION_DUE_JOB, ctx.team.id, client.id, new Date(due))
   return false
 }

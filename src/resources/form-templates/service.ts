@@ -6,6 +6,7 @@
 import type { RequestContext, TeamContext } from '../../context.ts'
 import type { FormTemplateCreateJson, FormTemplateFieldInputJson, FormTemplatesListQuery, FormTemplateUpdateJson, RichTextJson } from '../../contracts/generated.ts'
 import { assertValid, notFound, type ValidationErrors } from '../../kernel/errors.ts'
+import { copyJson } from '../../kernel/frozen.ts'
 import { seesOnlyAssigned } from '../../kernel/roles.ts'
 import type { FormTemplateRow, TemplateField } from './rows.ts'
 
@@ -55,7 +56,7 @@ function storedField(input: Input): TemplateField {
     case 'heading':
       return { id, type: 'heading', label: input.label as string, show_if: showIf }
     case 'rich_text':
-      return { id, type: 'rich_text', json_content: structuredClone(input.json_content) as RichTextJson, show_if: showIf }
+      return { id, type: 'rich_text', json_content: copyJson(input.json_content) as RichTextJson, show_if: showIf }
     case 'text':
     case 'textarea':
       return { id, type: input.type, label: input.label as string, validation: validationOf(input), show_if: showIf }

@@ -156,7 +156,7 @@ export function createRecord(ctx: RequestContext, input: RecordCreateJson): Reco
     emails: notification === 'email' ? [{ kind: 'new_request', sent_at: now }] : [],
     created_at: now,
     updated_at: now,
-    expired_at: toTimestamp(new Date(ctx.clock.now().getTime() + ctx.behaviour.recordExpiryDays * DAY)),
+    expired_at: toTimestamp(new Date(ctx.clock.nowMs() + ctx.behaviour.recordExpiryDays * DAY)),
     archived_at: null,
     declaration_confirmed_at: null,
     finished_at: null,

@@ -30,30 +30,41 @@ export interface DocumentSource {
 
 function documentFor(ctx: TeamContext, record: RecordRow, step: StepRow, now: string, source: DocumentSource | undefined): RecordDocumentRow {
   const { preferences } = step
-  const common = {
-    id: ctx.store.nextId('record_document'),
-    record: record.id,
-    status: 'pending' as const,
-    source: { type: 'record' as const, id: record.id },
-    attachments: [],
-    created_at: now,
-    updated_at: now,
-    completed_at: null,
-  }
+  const id = ctx.store.nextId('record_document')
+  // Each kind written out whole, its keys in one order: spreading a shared part into each cost a
+  // fiftieth of making a large team.
   if (step.type === 'document.request') {
     // A request naming a template has had its title and instructions resolved from it by then.
-    return { ...common, type: 'requested', name: source?.name ?? text(preferences.title) ?? 'Requested document', config: { instructions: text(preferences.instructions) ?? '' } }
+    return {
+      id,
+      record: record.id,
+      status: 'pending',
+      source: { type: 'record', id: record.id },
+      attachments: [],
+      created_at: now,
+      updated_at: now,
+      completed_at: null,
+      type: 'requested',
+      name: source?.name ?? text(preferences.title) ?? 'Requested document',
+      config: { instructions: text(preferences.instructions) ?? '' },
+    }
   }
   // A transfer is {name, attachment} or {template} (FACTS.md): the team's file goes to the client.
   const attachment = preferences.attachment
   const attachments = source ? source.attachments : typeof attachment === 'number' ? [attachment] : []
   return {
-    ...common,
+    id,
+    record: record.id,
+    status: 'pending',
+    source: { type: 'record', id: record.id },
+    // Only what the team holds (a step validated on creation always names an attachment it has).
+    attachments: attachments.filter((held) => ctx.team.attachments.get(held) !== undefined),
+    created_at: now,
+    updated_at: now,
+    completed_at: null,
     type: 'sent',
     name: source?.name ?? text(preferences.name) ?? 'Document',
     config: transferConfig(preferences),
-    // Only what the team holds (a step validated on creation always names an attachment it has).
-    attachments: attachments.filter((id) => ctx.team.attachments.get(id) !== undefined),
   }
 }
 

@@ -14,13 +14,13 @@ export const REMINDER_INTERVAL_MS = 2 * 86_400_000
 export function scheduleExpiry(ctx: TeamContext, record: RecordRow): void {
   ctx.scheduler.cancel(RECORD_JOBS.expiry, ctx.team.id, record.id)
   const due = new Date(record.expired_at)
-  if (due.getTime() > ctx.clock.now().getTime()) ctx.scheduler.schedule(RECORD_JOBS.expiry, ctx.team.id, record.id, due)
+  if (due.getTime() > ctx.clock.nowMs()) ctx.scheduler.schedule(RECORD_JOBS.expiry, ctx.team.id, record.id, due)
 }
 
 /** The next reminder, 2 days from now (replacing any already planned). */
 export function scheduleReminders(ctx: TeamContext, record: RecordRow): void {
   ctx.scheduler.cancel(RECORD_JOBS.reminder, ctx.team.id, record.id)
-  ctx.scheduler.schedule(RECORD_JOBS.reminder, ctx.team.id, record.id, new Date(ctx.clock.now().getTime() + REMINDER_INTERVAL_MS))
+  ctx.scheduler.schedule(RECORD_JOBS.reminder, ctx.team.id, record.id, new Date(ctx.clock.nowMs() + REMINDER_INTERVAL_MS))
 }
 
 export function stopReminders(ctx: TeamContext, record: RecordRow): void {

@@ -97,7 +97,7 @@ const EXPIRY_WINDOW_DAYS = 10
 export function recordUpdateErrors(ctx: TeamContext, input: RecordUpdateJson, passed: (key: string) => boolean = everyKeyPassed): ValidationErrors {
   const value = input.expired_at
   if (typeof value !== 'string' || !passed('expired_at')) return {}
-  const now = ctx.clock.now().getTime()
+  const now = ctx.clock.nowMs()
   const moment = Date.parse(value)
   const latest = now + EXPIRY_WINDOW_DAYS * DAY
   if (moment < now) return { expired_at: [`The expired at field must be a date after or equal to ${toTimestamp(new Date(now))}.`] }
@@ -106,7 +106,7 @@ export function recordUpdateErrors(ctx: TeamContext, input: RecordUpdateJson, pa
 }
 
 function expiryFrom(ctx: TeamContext, value: string | boolean): string {
-  const now = ctx.clock.now().getTime()
+  const now = ctx.clock.nowMs()
   if (value === true) return toTimestamp(new Date(now))
   if (value === false) return toTimestamp(new Date(now + ctx.behaviour.recordExpiryDays * DAY))
   return toTimestamp(new Date(Date.parse(value)))

@@ -28,7 +28,7 @@ export async function createSdkToken(ctx: RequestContext, recordId: number): Pro
   const { SignJWT } = await import('jose')
   const record = tokenRecord(ctx, recordId)
   const key = sdkTokenKey(ctx.store)
-  const issuedAt = Math.floor(ctx.clock.now().getTime() / 1000)
+  const issuedAt = Math.floor(ctx.clock.nowMs() / 1000)
   const claims: SdkTokenClaims = { sub: String(record.id), record_id: record.id, client_id: record.client, team_id: ctx.team.id, user_id: ctx.user.id }
   return new SignJWT({ ...claims })
     .setProtectedHeader({ alg: SDK_TOKEN_ALG, typ: 'JWT', kid: key.kid })

@@ -17,7 +17,7 @@ import type {
   StepTypeJson,
   StepWatchlistPreferencesJson,
 } from '../../contracts/generated.ts'
-import { deepFreeze } from '../../kernel/frozen.ts'
+import { copyJson, deepFreeze } from '../../kernel/frozen.ts'
 
 /** Preferences as a request gives them (validated against step-input.json). */
 export type GivenPreferences = Record<string, unknown>
@@ -161,7 +161,7 @@ export function completePreferences(type: StepTypeJson, given: GivenPreferences 
 const sharedCompletions = new WeakMap<GivenPreferences, Map<StepTypeJson, Record<string, unknown>>>()
 
 function completed(type: StepTypeJson, input: GivenPreferences): Record<string, unknown> {
-  if (!isTyped(type)) return structuredClone(input)
+  if (!isTyped(type)) return copyJson(input)
   // Values are JSON from a parsed body; copied so the stored row shares nothing with the request.
-  return structuredClone(completers[type](input)) as unknown as Record<string, unknown>
+  return copyJson(completers[type](input)) as unknown as Record<string, unknown>
 }

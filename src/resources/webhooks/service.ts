@@ -100,7 +100,7 @@ export function deleteWebhook(ctx: RequestContext, webhook: WebhookRow): void {
 
 /** Drops a webhook's deliveries older than 90 days of the mock's clock (its group is oldest first). */
 export function pruneDeliveries(services: Pick<Services, 'clock'>, team: Team, webhook: number): void {
-  const cutoff = services.clock.now().getTime() - DELIVERY_RETENTION_MS
+  const cutoff = services.clock.nowMs() - DELIVERY_RETENTION_MS
   // Oldest first: stop at the first one young enough (this runs for every new delivery, so it must
   // not walk or copy the whole log).
   const deliveries = team.deliveriesByWebhook.get(webhook)
