@@ -34,7 +34,7 @@ const TWO_DIGITS = Array.from({ length: 100 }, (_, value) => String(value).padSt
 export function toTimestamp(moment: Date): string {
   const ms = moment.getTime()
   const days = Math.floor(ms / DAY_MS)
-  // The civil date of a day number (H. Hinnant's days_from_civil inverted), in place of
+  // The civil date of a day number (H. Hinnant's civil_from_days), worked out in place of
   // toISOString, which was a tenth of making a large team: a seed formats millions of moments.
   const shifted = days + 719_468
   const era = Math.floor(shifted / 146_097)
