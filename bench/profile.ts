@@ -112,7 +112,31 @@ async function main(): Promise<void> {
   const journal = options.journalSize === undefined ? [] : ['--journal-size', options.journalSize]
   const bare = options.target === 'bare' || options.target === 'bare-client'
   const server = bare ? [await bundled('bare-server.ts', folder)] : [bin, 'serve', '--port', '0', '--rate-limit', '1000000000', ...journal]
-  const env = options.target === 'bare-client' ? { BARE_BODY: await clientJson() } : {}
+  const env: Record<string, string> = options.target === 'bare-client' ? { BARE_BODY: await clientJson() } : {}
+  await profileServer(folder, cores, server, env, async (origin, sinceSpawn, pid) => {
+    const headers: Record<string, string> = bare ? {} : { Authorization: `Bearer ${TOKEN}` }
+    const request: LoadRequest = { url: TARGETS[options.target](origin, bare ? 0 : await firstClient(origin)), headers }
+    await generator.run(request, { connections: 10, seconds: 2 })
+    const from = sinceSpawn()
+    const result = await generator.run(request, { connections: 10, seconds: options.seconds, serverPid: pid })
+    const to = sinceSpawn()
+    if (result.failures > 0) throw new Error(`${result.failures} answers were not 2xx`)
+    return { from, to, count: result.requests, label: `GET ${bare ? `${options.target} ` : ''}${request.url.replace(origin, '')}`, serverCpu: result.serverCpu }
+  })
+}
+
+/** What a profiled server's samples are summed over: the window (ms after spawn), what was done in it and how many times, and its CPU share when known. */
+interface ProfiledWindow {
+  from: number
+  to: number
+  count: number
+  label: string
+  serverCpu?: number
+  unit?: string
+}
+
+/** Runs a server under --cpu-prof, lets `work` load it (given its origin, the time since spawn and its pid; answering the window to sum), stops it and prints its profile over that window. */
+async function profileServer(folder: string, cores: ReturnType<typeof pinnableCores>, server: string[], env: Record<string, string>, work: (origin: string, sinceSpawn: () => number, pid: number | undefined) => Promise<ProfiledWindow>): Promise<void> {
   const [file, args] = nodeCommand(['--cpu-prof', '--cpu-prof-dir', folder, '--cpu-prof-interval', '100', ...server], cores)
   const spawned = performance.now()
   const child = spawn(file, args, { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } })
@@ -124,23 +148,17 @@ async function main(): Promise<void> {
         const match = /listening on (http:\/\/[\d.:]+)/.exec(output)
         if (match) resolveOrigin(match[1] as string)
       })
-      child.on('exit', (code) => reject(new Error(`the mock exited with ${String(code)}`)))
+      child.on('exit', (code) => reject(new Error(`the server exited with ${String(code)}`)))
     })
-    const headers: Record<string, string> = bare ? {} : { Authorization: `Bearer ${TOKEN}` }
-    const request: LoadRequest = { url: TARGETS[options.target](origin, bare ? 0 : await firstClient(origin)), headers }
-    await generator.run(request, { connections: 10, seconds: 2 })
-    const from = performance.now() - spawned
-    const result = await generator.run(request, { connections: 10, seconds: options.seconds, serverPid: child.pid })
-    const to = performance.now() - spawned
-    if (result.failures > 0) throw new Error(`${result.failures} answers were not 2xx`)
+    const window = await work(origin, () => performance.now() - spawned, child.pid)
     await new Promise<void>((done) => {
       child.removeAllListeners('exit')
       child.once('exit', () => done())
       child.kill('SIGTERM')
     })
     const written = readdirSync(folder).find((name) => name.endsWith('.cpuprofile'))
-    if (!written) throw new Error('the mock wrote no profile')
-    report(JSON.parse(readFileSync(join(folder, written), 'utf8')) as Profile, { from, to }, result.requests, `GET ${bare ? `${options.target} ` : ''}${request.url.replace(origin, '')}`, result.serverCpu)
+    if (!written) throw new Error('the server wrote no profile')
+    report(JSON.parse(readFileSync(join(folder, written), 'utf8')) as Profile, window, window.count, window.label, window.serverCpu, window.unit)
   } finally {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
     rmSync(folder, { recursive: true, force: true })
@@ -170,35 +188,12 @@ async function profileInProcess(folder: string, cores: ReturnType<typeof pinnabl
 
 /** The built mock under --cpu-prof, its samples taken while POST /_mock/teams made the large team: time per record made. */
 async function profileLargeTeam(folder: string, cores: ReturnType<typeof pinnableCores>, bin: string): Promise<void> {
-  const [file, args] = nodeCommand(['--cpu-prof', '--cpu-prof-dir', folder, '--cpu-prof-interval', '100', bin, 'serve', '--port', '0'], cores)
-  const spawned = performance.now()
-  const child = spawn(file, args, { stdio: ['ignore', 'pipe', 'inherit'] })
-  try {
-    const origin = await new Promise<string>((resolveOrigin, reject) => {
-      let output = ''
-      child.stdout.on('data', (chunk: Buffer) => {
-        output += chunk.toString()
-        const match = /listening on (http:\/\/[\d.:]+)/.exec(output)
-        if (match) resolveOrigin(match[1] as string)
-      })
-      child.on('exit', (code) => reject(new Error(`the mock exited with ${String(code)}`)))
-    })
-    const from = performance.now() - spawned
+  await profileServer(folder, cores, [bin, 'serve', '--port', '0'], {}, async (origin, sinceSpawn) => {
+    const from = sinceSpawn()
     const made = await fetch(`${origin}/_mock/teams`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'Profiled large team', generate: LARGE_TEAM }) })
     if (made.status !== 201) throw new Error(`POST /_mock/teams answered ${made.status}: ${await made.text()}`)
-    const to = performance.now() - spawned
-    await new Promise<void>((done) => {
-      child.removeAllListeners('exit')
-      child.once('exit', () => done())
-      child.kill('SIGTERM')
-    })
-    const written = readdirSync(folder).find((name) => name.endsWith('.cpuprofile'))
-    if (!written) throw new Error('the mock wrote no profile')
-    report(JSON.parse(readFileSync(join(folder, written), 'utf8')) as Profile, { from, to }, LARGE_TEAM.records, `POST /_mock/teams of ${LARGE_TEAM.clients} clients and ${LARGE_TEAM.records} records`, undefined, 'record')
-  } finally {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
-    rmSync(folder, { recursive: true, force: true })
-  }
+    return { from, to: sinceSpawn(), count: LARGE_TEAM.records, label: `POST /_mock/teams of ${LARGE_TEAM.clients} clients and ${LARGE_TEAM.records} records`, unit: 'record' }
+  })
 }
 
 async function firstClient(origin: string): Promise<number> {
