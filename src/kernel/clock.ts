@@ -28,7 +28,10 @@ export interface ClockOptions {
 }
 
 const DAY_MS = 86_400_000
-const TWO_DIGITS = Array.from({ length: 100 }, (_, value) => String(value).padStart(2, '0'))
+// The character codes of 0 to 99 written in two digits: the tens, then the units.
+const TENS = Array.from({ length: 100 }, (_, value) => 48 + Math.floor(value / 10))
+const UNITS = Array.from({ length: 100 }, (_, value) => 48 + (value % 10))
+const [DASH, COLON, T, Z] = ['-', ':', 'T', 'Z'].map((character) => character.charCodeAt(0)) as [number, number, number, number]
 
 /** 2026-01-02T03:04:05.678Z -> 2026-01-02T03:04:05Z */
 export function toTimestamp(moment: Date): string {
@@ -49,9 +52,20 @@ export function toTimestamp(moment: Date): string {
   if (!(year >= 0 && year <= 9999)) return `${moment.toISOString().slice(0, -5)}Z`
   const seconds = Math.floor((ms - days * DAY_MS) / 1000)
   const minutes = Math.floor(seconds / 60)
-  // normalize() hands back one flat string: the pieces joined stay pieces in V8 (about 110 bytes a
-  // timestamp, where flat it is 40; rows keep millions).
-  return `${TWO_DIGITS[Math.floor(year / 100)]}${TWO_DIGITS[year % 100]}-${TWO_DIGITS[month]}-${TWO_DIGITS[day]}T${TWO_DIGITS[Math.floor(minutes / 60)]}:${TWO_DIGITS[minutes % 60]}:${TWO_DIGITS[seconds % 60]}Z`.normalize()
+  const century = Math.floor(year / 100)
+  const ofCentury = year % 100
+  const hour = Math.floor(minutes / 60)
+  const minute = minutes % 60
+  const second = seconds % 60
+  // Made from its character codes at once, the text is one flat string of 40 bytes; pieces joined
+  // stay pieces in V8 (about 110 bytes; rows keep millions), and flattening them (normalize())
+  // took three times as long as this.
+  return String.fromCharCode(
+    TENS[century] as number, UNITS[century] as number, TENS[ofCentury] as number, UNITS[ofCentury] as number, DASH,
+    TENS[month] as number, UNITS[month] as number, DASH, TENS[day] as number, UNITS[day] as number, T,
+    TENS[hour] as number, UNITS[hour] as number, COLON, TENS[minute] as number, UNITS[minute] as number, COLON,
+    TENS[second] as number, UNITS[second] as number, Z,
+  )
 }
 
 /** Whether a string has the one shape toTimestamp writes (a data file edited by hand may hold others). */
@@ -61,7 +75,7 @@ export function isWireTimestamp(value: string): boolean {
 const WIRE_TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/
 
 export function toDate(moment: Date): string {
-  return moment.toISOString().slice(0, 10)
+  return toTimestamp(moment).slice(0, 10)
 }
 
 /** The clock's moment formatted, formatted again only once it enters another unit (a second, a day). */

@@ -30,11 +30,12 @@ describe('toTimestamp and toDate', () => {
     expect(toTimestamp(new Date('2026-01-02T01:30:00+02:00'))).toBe('2026-01-01T23:30:00Z')
   })
 
-  it("writes what the moment's ISO text says to the second, for any moment of years 0 to 9999 (seeded runs)", () => {
+  it("writes what the moment's ISO text says to the second (and to the day), for any moment of years 0 to 9999 (seeded runs)", () => {
     const moment = fc.date({ min: new Date('0000-01-01T00:00:00Z'), max: new Date('9999-12-31T23:59:59.999Z'), noInvalidDate: true })
     fc.assert(
       fc.property(moment, (at) => {
         expect(toTimestamp(at)).toBe(`${at.toISOString().slice(0, 19)}Z`)
+        expect(toDate(at)).toBe(at.toISOString().slice(0, 10))
       }),
       { seed: 41, numRuns: 2000 },
     )
@@ -56,6 +57,8 @@ describe('toTimestamp and toDate', () => {
     expect(toDate(new Date('2026-01-02T03:04:05.678Z'))).toBe('2026-01-02')
     expect(toDate(new Date('2026-12-31T23:59:59.999Z'))).toBe('2026-12-31')
     expect(toDate(new Date('2026-01-01T00:30:00+01:00'))).toBe('2025-12-31')
+    expect(toDate(new Date('+012026-01-02T03:04:05.678Z'))).toBe('+012026-01')
+    expect(() => toDate(new Date(Number.NaN))).toThrow(RangeError)
   })
 })
 
