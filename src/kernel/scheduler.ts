@@ -99,6 +99,19 @@ class JobHeap {
     this.swim(this.jobs.length - 1)
   }
 
+  /** Takes the soonest job out of the queue, or undefined when it is empty. */
+  pop(): JobRow | undefined {
+    const first = this.jobs[0]
+    if (first === undefined) return undefined
+    this.places.delete(first)
+    const last = this.jobs.pop() as JobRow
+    if (this.jobs.length > 0) {
+      this.jobs[0] = last
+      this.sink(0)
+    }
+    return first
+  }
+
   /** Takes a job out of the queue; answers whether it was in it. */
   remove(job: JobRow): boolean {
     const at = this.places.get(job)
@@ -181,6 +194,13 @@ export function forgetJobQueue(jobs: JobRow[]): void {
 function enqueue(queue: JobQueue, job: JobRow): void {
   queue.heap.push(job)
   queue.about.add(job)
+}
+
+/** Takes the soonest job out of a queue. */
+function dequeueFirst(queue: JobQueue): JobRow | undefined {
+  const job = queue.heap.pop()
+  if (job) queue.about.remove(job)
+  return job
 }
 
 /** Takes a job out of a queue; answers whether it was in it. */
@@ -279,9 +299,9 @@ export class Scheduler {
       return true
     })
     const queue = queueOf(this.jobs)
-    for (const job of [...(queue.about.get(kind, team, subject) ?? [])]) {
-      if (dequeue(queue, job)) this.log?.removed(job)
-    }
+    const queued = queue.about.get(kind, team, subject)
+    // A copy: dequeue takes each out of the list walked.
+    if (queued) for (const job of [...queued]) if (dequeue(queue, job)) this.log?.removed(job)
   }
 
   /** Drops the held jobs about a subject that `which` picks; answers whether it dropped any. */
@@ -289,13 +309,16 @@ export class Scheduler {
     const held = this.held
     if (!held) return false
     let dropped = false
-    for (const job of [...(held.soon.about.get(kind, team, subject) ?? [])]) {
-      if (which(job) && dequeue(held.soon, job)) dropped = true
-    }
-    for (const job of [...(held.later.get(kind, team, subject) ?? [])]) {
-      if (!which(job)) continue
-      held.later.remove(job)
-      dropped = true
+    // Copies: each job dropped is taken out of the list walked.
+    const soon = held.soon.about.get(kind, team, subject)
+    if (soon) for (const job of [...soon]) if (which(job) && dequeue(held.soon, job)) dropped = true
+    const later = held.later.get(kind, team, subject)
+    if (later) {
+      for (const job of [...later]) {
+        if (!which(job)) continue
+        held.later.remove(job)
+        dropped = true
+      }
     }
     return dropped
   }
@@ -376,12 +399,8 @@ export class Scheduler {
     const queued = this.next()
     const held = this.held
     const soon = held?.soon.heap.peek()
-    if (held && soon !== undefined && soon.due <= moment && (queued === undefined || soon.due < queued.due)) {
-      dequeue(held.soon, soon)
-      return soon
-    }
+    if (held && soon !== undefined && soon.due <= moment && (queued === undefined || soon.due < queued.due)) return dequeueFirst(held.soon)
     if (queued === undefined || queued.due > moment) return undefined
-    dequeue(queueOf(this.jobs), queued)
-    return queued
+    return dequeueFirst(queueOf(this.jobs))
   }
 }

@@ -7,9 +7,14 @@ import { deleted, inserted, recording, touched, touchedAll } from './changes.ts'
 export class Table<T extends { id: number }> implements Iterable<T> {
   private readonly byId = new Map<number, T>()
   private readonly groups: Array<RowIndex<T>> = []
+  /** The largest id the table has held: a row with a larger one (a new id, nearly always) cannot be there already. */
+  private largestId = -Infinity
 
   constructor(private readonly rows: T[]) {
-    for (const row of rows) this.byId.set(row.id, row)
+    for (const row of rows) {
+      this.byId.set(row.id, row)
+      if (row.id > this.largestId) this.largestId = row.id
+    }
   }
 
   get size(): number {
@@ -49,7 +54,8 @@ export class Table<T extends { id: number }> implements Iterable<T> {
   }
 
   insert(row: T): T {
-    if (this.byId.has(row.id)) throw new Error(`table: a row with id ${row.id} exists already`)
+    if (row.id > this.largestId) this.largestId = row.id
+    else if (this.byId.has(row.id)) throw new Error(`table: a row with id ${row.id} exists already`)
     this.rows.push(row)
     if (recording.on) inserted(this.rows, row)
     this.byId.set(row.id, row)

@@ -86,3 +86,19 @@ describe('the indexes of a table whose rows change', () => {
     ])
   })
 })
+
+describe('a table of rows by id', () => {
+  it('refuses a row whose id it holds, whether its rows came with it or were inserted, and takes an id back once its row is deleted', () => {
+    const table = new Table([{ id: 7 }, { id: 3 }])
+    expect(() => table.insert({ id: 3 })).toThrow('table: a row with id 3 exists already')
+    expect(() => table.insert({ id: 7 })).toThrow('table: a row with id 7 exists already')
+    table.insert({ id: 9 })
+    table.insert({ id: 5 })
+    expect(() => table.insert({ id: 9 })).toThrow('table: a row with id 9 exists already')
+    expect(() => table.insert({ id: 5 })).toThrow('table: a row with id 5 exists already')
+    table.delete(9)
+    table.insert({ id: 9 })
+    expect(table.all().map((row) => row.id)).toEqual([7, 3, 5, 9])
+    expect(table.get(9)).toEqual({ id: 9 })
+  })
+})
