@@ -132,6 +132,7 @@ const options = new Command('bench')
     if (!Number.isInteger(records) || records < 0 || records > 250_000) throw new InvalidArgumentError('expected a whole number from 0 to 250000.')
     return records
   }, 250_000)
+  .option('--scale-repeats <n>', "times the scale team is made and the floor's rows copied, each in a fresh process: the medians are judged (bench/scale.ts)", positiveInteger, 3)
   .option('--only-scale', 'measure only the scale figures')
   .option('--only-floor', "measure only the floor under the scale goals: the scale team's rows as plain objects, in process (bench/floor.ts; about 2 minutes and 4 GB)")
   .option('--large-team <clients>', 'clients of the large team made through POST /_mock/teams (0: none)', countOfClients, 100_000)
@@ -152,6 +153,7 @@ const options = new Command('bench')
     startups: number
     onlyStartup?: boolean
     scaleRecords: number
+    scaleRepeats: number
     onlyScale?: boolean
     onlyFloor?: boolean
     onlyInProcess?: boolean
@@ -474,7 +476,7 @@ async function main(): Promise<void> {
     console.log(`written: ${reportFile}`)
   }
   if (options.onlyFloor) {
-    measureFloor({ clients: 100_000, records: options.scaleRecords })
+    measureFloor({ clients: 100_000, records: options.scaleRecords, copies: options.scaleRepeats })
     reportIfAsked(false, 'unpinned: the floor is measured in process')
     return
   }
@@ -499,7 +501,7 @@ async function main(): Promise<void> {
     pinnedTo = cores
     console.log(`pinned: ${pinning} (--no-pin to share every core)`)
   }
-  const scale = () => measureScale({ bin, clients: 100_000, records: options.scaleRecords, connections: options.connections, duration: options.duration, warmup: options.warmup, cores: pinnedTo, generator })
+  const scale = () => measureScale({ bin, clients: 100_000, records: options.scaleRecords, connections: options.connections, duration: options.duration, warmup: options.warmup, cores: pinnedTo, generator, makes: options.scaleRepeats })
   const whole = !options.onlyStartup && !options.onlyScale && !options.onlyInProcess && options.only === undefined
   /** What the options ask to measure; a partial run returns early, and the report is written after it either way. */
   const measureAsked = async (): Promise<void> => {
