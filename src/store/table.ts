@@ -1,11 +1,61 @@
-// A table of a team's state: the plain array the data file keeps, plus a Map by id kept in step with
-// it, so reading a row by id costs the same for 50 rows as for 100,000. Every change goes through the
+// A table of a team's state: the plain array the data file keeps, plus its rows by id kept in step
+// with it, so reading a row by id costs the same for 50 rows as for 100,000. Every change goes through the
 // table; the array is changed in place, so the persisted state always holds the same rows. With
 // --data, what it hands out and every insert and delete is recorded (src/store/changes.ts).
 import { deleted, inserted, recording, touched, touchedAll } from './changes.ts'
 
+/** How far past the last slot an id may fall and still take a slot: the holes it leaves cost a word each. */
+const LARGEST_GAP = 16
+
+/**
+ * Rows by id. Ids come from world-wide counters, one per kind, and a team's rows hold runs of
+ * them (a team made in one go holds one run of each kind): a row in the run sits in an array at
+ * its id less the run's first, found by index where a Map hashes, and a Map's entry for each of
+ * a few hundred thousand rows cost more than the row's making in a large team. An id outside the
+ * run (before it, or further past it than LARGEST_GAP) goes to a Map.
+ */
+class RowsById<T> {
+  /** The id of the first slot: the first row's. */
+  private first = Number.NaN
+  private readonly slots: Array<T | undefined> = []
+  private readonly others = new Map<number, T>()
+
+  get(id: number): T | undefined {
+    const slot = id - this.first
+    if (slot >= 0 && slot < this.slots.length) return this.slots[slot]
+    return this.others.size === 0 ? undefined : this.others.get(id)
+  }
+
+  set(id: number, row: T): void {
+    if (Number.isNaN(this.first) && Number.isSafeInteger(id)) this.first = id
+    const slot = id - this.first
+    if (!Number.isInteger(slot) || slot < 0 || slot > this.slots.length + LARGEST_GAP) {
+      this.others.set(id, row)
+      return
+    }
+    // The run reaches the slot: undefined in the holes (the array stays one of plain elements),
+    // and any id that had gone to the Map for being too far is moved into its slot.
+    while (this.slots.length < slot) this.take(this.first + this.slots.length)
+    if (slot === this.slots.length) this.take(id)
+    this.slots[slot] = row
+  }
+
+  delete(id: number): void {
+    const slot = id - this.first
+    if (slot >= 0 && slot < this.slots.length) this.slots[slot] = undefined
+    else this.others.delete(id)
+  }
+
+  /** Opens the next slot, for `id`: with the row the Map holds for it, if any. */
+  private take(id: number): void {
+    const row = this.others.size === 0 ? undefined : this.others.get(id)
+    if (row !== undefined) this.others.delete(id)
+    this.slots.push(row)
+  }
+}
+
 export class Table<T extends { id: number }> implements Iterable<T> {
-  private readonly byId = new Map<number, T>()
+  private readonly byId = new RowsById<T>()
   private readonly groups: Array<RowIndex<T>> = []
   /** The largest id the table has held: a row with a larger one (a new id, nearly always) cannot be there already. */
   private largestId = -Infinity
@@ -55,7 +105,7 @@ export class Table<T extends { id: number }> implements Iterable<T> {
 
   insert(row: T): T {
     if (row.id > this.largestId) this.largestId = row.id
-    else if (this.byId.has(row.id)) throw new Error(`table: a row with id ${row.id} exists already`)
+    else if (this.byId.get(row.id) !== undefined) throw new Error(`table: a row with id ${row.id} exists already`)
     this.rows.push(row)
     if (recording.on) inserted(this.rows, row)
     this.byId.set(row.id, row)

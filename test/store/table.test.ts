@@ -88,6 +88,46 @@ describe('the indexes of a table whose rows change', () => {
 })
 
 describe('a table of rows by id', () => {
+  it('finds each row by its id as a Map would, over seeded runs of inserts and deletes with ids in runs, in gaps, before the first and far past the last', () => {
+    // Ids near the last one inserted (a run, with gaps), and anywhere (before the first, far past the last, an id the run later reaches).
+    const op = fc.oneof(
+      { weight: 20, arbitrary: fc.record({ op: fc.constant('insert' as const), step: fc.integer({ min: 1, max: 3 }) }) },
+      { weight: 1, arbitrary: fc.record({ op: fc.constant('insert' as const), step: fc.integer({ min: 4, max: 40 }) }) },
+      { weight: 3, arbitrary: fc.record({ op: fc.constant('insert anywhere' as const), id: fc.integer({ min: -5, max: 400 }) }) },
+      { weight: 2, arbitrary: fc.record({ op: fc.constant('delete' as const), id: fc.integer({ min: -5, max: 400 }) }) },
+      { weight: 2, arbitrary: fc.record({ op: fc.constant('read' as const), id: fc.integer({ min: -5, max: 400 }) }) },
+    )
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 100 }), fc.array(op, { minLength: 40, maxLength: 150 }), (start, ops) => {
+        // The first row starts the run.
+        const table = new Table<{ id: number }>([])
+        const model = new Map<number, { id: number }>([[start, table.insert({ id: start })]])
+        let last = start
+        for (const each of ops) {
+          if (each.op === 'read') {
+            expect(table.get(each.id)).toBe(model.get(each.id))
+            continue
+          }
+          if (each.op === 'delete') {
+            expect(table.delete(each.id)).toBe(model.get(each.id))
+            model.delete(each.id)
+            continue
+          }
+          const id = each.op === 'insert' ? (last += each.step) : each.id
+          const row = { id }
+          if (model.has(id)) expect(() => table.insert(row)).toThrow(`table: a row with id ${id} exists already`)
+          else {
+            table.insert(row)
+            model.set(id, row)
+          }
+        }
+        for (let id = -5; id <= last + 25; id++) expect(table.peek(id)).toBe(model.get(id))
+        expect(table.size).toBe(model.size)
+      }),
+      { seed: 43, numRuns: 400 },
+    )
+  })
+
   it('refuses a row whose id it holds, whether its rows came with it or were inserted, and takes an id back once its row is deleted', () => {
     const table = new Table([{ id: 7 }, { id: 3 }])
     expect(() => table.insert({ id: 3 })).toThrow('table: a row with id 3 exists already')
