@@ -56,12 +56,11 @@ export interface BlobStoreOptions {
   samplesDir: string
 }
 
-/** The sizes of sample files, by path. */
-const sampleSizes = new Map<string, number>()
-
 export class BlobStore {
   private dir: string | undefined
   private readonly keepers: Array<(blob: string) => boolean> = []
+  /** The sizes of the sample files asked for, by blob key. */
+  private readonly sampleSizes = new Map<string, number>()
 
   constructor(private readonly options: BlobStoreOptions) {
     this.dir = options.dir
@@ -120,10 +119,10 @@ export class BlobStore {
 
   size(blob: string): number {
     if (!blob.startsWith(SAMPLE)) return statSync(this.path(blob)).size
-    // Samples are read-only and shared by every seeded attachment: one stat each per process.
-    const path = this.path(blob)
-    let size = sampleSizes.get(path)
-    if (size === undefined) sampleSizes.set(path, (size = statSync(path).size))
+    // Samples are read-only and shared by every seeded attachment: one stat each per store, found
+    // by the blob's key (a large team asks for each of its 250,000 attachments; joining the path was most of that).
+    let size = this.sampleSizes.get(blob)
+    if (size === undefined) this.sampleSizes.set(blob, (size = statSync(this.path(blob)).size))
     return size
   }
 
