@@ -127,7 +127,7 @@ const options = new Command('bench')
   .option('--rounds <n>', 'rounds over all targets, interleaved; medians are reported', positiveInteger, 5)
   .option('--startups <n>', 'start-ups of each server, interleaved; the median is reported', positiveInteger, 5)
   .option('--only-startup', 'measure start-up only, no load')
-  .option('--scale-records <n>', 'records of the scale team of 100,000 clients (bench/scale.ts; the goals are set for 250000, the default: about a minute and 2 GB today; 0: none)', (value: string) => {
+  .option('--scale-records <n>', 'records of the scale team of 100,000 clients (bench/scale.ts; the goals are set for 250000, the default: with the floor and --scale-repeats, about 5 minutes and 4 GB today; 0: none)', (value: string) => {
     const records = Number(value)
     if (!Number.isInteger(records) || records < 0 || records > 250_000) throw new InvalidArgumentError('expected a whole number from 0 to 250000.')
     return records
