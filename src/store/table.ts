@@ -22,8 +22,9 @@ class RowsById<T> {
 
   get(id: number): T | undefined {
     const slot = id - this.first
-    if (slot >= 0 && slot < this.slots.length) return this.slots[slot]
-    return this.others.size === 0 ? undefined : this.others.get(id)
+    const row = slot >= 0 && slot < this.slots.length ? this.slots[slot] : undefined
+    // An empty slot's id is never in the Map; an id that is no whole number has no slot.
+    return row !== undefined || this.others.size === 0 ? row : this.others.get(id)
   }
 
   set(id: number, row: T): void {
@@ -42,7 +43,7 @@ class RowsById<T> {
 
   delete(id: number): void {
     const slot = id - this.first
-    if (slot >= 0 && slot < this.slots.length) this.slots[slot] = undefined
+    if (Number.isInteger(slot) && slot >= 0 && slot < this.slots.length) this.slots[slot] = undefined
     else this.others.delete(id)
   }
 

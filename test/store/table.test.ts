@@ -142,3 +142,15 @@ describe('a table of rows by id', () => {
     expect(table.get(9)).toEqual({ id: 9 })
   })
 })
+
+describe('a table of rows by id, with ids that are no whole number', () => {
+  it('finds them as a Map would, beside a run of whole ones', () => {
+    const table = new Table<{ id: number }>([])
+    for (const id of [10, 11, 12, 11.5, Number.MAX_SAFE_INTEGER + 2, -1]) table.insert({ id })
+    for (const id of [10, 11, 12, 11.5, Number.MAX_SAFE_INTEGER + 2, -1]) expect(table.get(id)).toEqual({ id })
+    expect(table.get(12.5)).toBeUndefined()
+    table.delete(11.5)
+    expect(table.get(11.5)).toBeUndefined()
+    expect(table.all().map((row) => row.id)).toEqual([10, 11, 12, Number.MAX_SAFE_INTEGER + 2, -1])
+  })
+})
