@@ -14,6 +14,7 @@ import { loadWorldFixture } from '../src/seed/fixture.ts'
 import { addTeam, seedWorld } from '../src/seed/index.ts'
 import { Store } from '../src/store/world.ts'
 import { TABLES } from '../src/tables.ts'
+import { medianBy } from './load.ts'
 import { report } from './report.ts'
 
 export interface FloorOptions {
@@ -105,7 +106,7 @@ export function measureFloor(options: FloorOptions): Floor {
         `  read back by a fresh Node (${copy} of ${options.copies}): ${megabytes(floor.heapBytes)} of heap, parsed in ${floor.parseSeconds.toFixed(1)} s, copied once in ${floor.copySeconds.toFixed(1)} s at ${(floor.copyCpu * 100).toFixed(0)} % CPU (a copy: no draw, no rule, no index)`,
       )
     }
-    const floor = copies.sort((a, b) => a.copySeconds - b.copySeconds)[Math.floor(copies.length / 2)] as Floor
+    const floor = medianBy(copies, (copy) => copy.copySeconds)
     if (copies.length > 1) report(`  the floor: the median copy, ${floor.copySeconds.toFixed(1)} s (${copies.map((each) => each.copySeconds.toFixed(1)).join(', ')} s)`)
     return floor
   } finally {

@@ -46,7 +46,9 @@ export const SATURATED = 0.9
 
 export const percent = (share: number) => `${(share * 100).toFixed(0)} %`
 
-export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number
+/** The middle item by `value` (of an even count, the upper of the two middle ones). */
+export const medianBy = <T>(items: readonly T[], value: (item: T) => number): T => [...items].sort((a, b) => value(a) - value(b))[Math.floor(items.length / 2)] as T
+export const median = (values: number[]) => medianBy(values, (value) => value)
 
 /** Clock ticks per second of /proc's CPU times. */
 const TICKS = (() => {

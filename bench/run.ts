@@ -501,7 +501,7 @@ async function main(): Promise<void> {
     pinnedTo = cores
     console.log(`pinned: ${pinning} (--no-pin to share every core)`)
   }
-  const scale = () => measureScale({ bin, clients: 100_000, records: options.scaleRecords, connections: options.connections, duration: options.duration, warmup: options.warmup, cores: pinnedTo, generator, makes: options.scaleRepeats })
+  const scale = () => measureScale({ bin, clients: 100_000, records: options.scaleRecords, connections: options.connections, duration: options.duration, warmup: options.warmup, cores: pinnedTo, generator, repeats: options.scaleRepeats })
   const whole = !options.onlyStartup && !options.onlyScale && !options.onlyInProcess && options.only === undefined
   /** What the options ask to measure; a partial run returns early, and the report is written after it either way. */
   const measureAsked = async (): Promise<void> => {

@@ -10,7 +10,7 @@ import { request } from 'node:http'
 import { createInterface } from 'node:readline'
 import { nodeCommand, type Cores } from './cores.ts'
 import { measureFloor, type Floor } from './floor.ts'
-import { cpuSeconds, percent, rssMegabytes, SATURATED, type Generator } from './load.ts'
+import { cpuSeconds, medianBy, percent, rssMegabytes, SATURATED, type Generator } from './load.ts'
 import { goal, report } from './report.ts'
 
 export interface ScaleOptions {
@@ -27,7 +27,7 @@ export interface ScaleOptions {
   /** What loads the lists (bench/load.ts). */
   generator: Generator
   /** Times the floor's copy and the team's making are each measured, in fresh processes: their medians are judged. */
-  makes: number
+  repeats: number
 }
 
 /**
@@ -63,7 +63,7 @@ function postJson(url: string, body: unknown): Promise<{ status: number; text: s
 
 /** Measures the floor, then starts the built mock, makes the team, measures, prints, and stops the mock. */
 export async function measureScale(options: ScaleOptions): Promise<void> {
-  const floor = measureFloor({ clients: options.clients, records: options.records, copies: options.makes })
+  const floor = measureFloor({ clients: options.clients, records: options.records, copies: options.repeats })
   report(`scale: a team of ${options.clients} clients and ${options.records} records`)
   if (options.records < GOAL_RECORDS) report(`  (the goals are set for ${GOAL_RECORDS} records: --scale-records ${GOAL_RECORDS} measures at that size, which takes a few minutes and 4 GB of memory today)`)
   await measureMock(options, floor)
@@ -120,15 +120,15 @@ async function makeTeam(options: ScaleOptions, origin: string, pid: number): Pro
 }
 
 async function measureMock(options: ScaleOptions, floor: Floor): Promise<void> {
-  // The making is timed in `makes` fresh mocks (the median is judged); the last one's lists and memory are measured.
+  // The making is timed in `repeats` fresh mocks (the median is judged); the last one's lists and memory are measured.
   const makings: Array<{ seconds: number; cpu: number }> = []
-  for (let make = 1; make < options.makes; make++) {
+  for (let make = 1; make < options.repeats; make++) {
     const { child, origin } = await startScaleMock(options)
     try {
       const made = await makeTeam(options, origin, child.pid as number)
       if (!made) return
       makings.push(made)
-      report(`  made in ${made.seconds.toFixed(1)} s at ${percent(made.cpu)} CPU (${make} of ${options.makes}, a mock of its own, stopped after)`)
+      report(`  made in ${made.seconds.toFixed(1)} s at ${percent(made.cpu)} CPU (${make} of ${options.repeats}, a mock of its own, stopped after)`)
     } finally {
       await stopChild(child)
     }
@@ -146,9 +146,9 @@ async function measureMock(options: ScaleOptions, floor: Floor): Promise<void> {
     const count = async (path: string) => ((await (await fetch(`${origin}/api/v2${path}`, { headers })).json()) as { total: number }).total
     const records = await count('/records?limit=1')
     report(
-      `  made in ${made.seconds.toFixed(1)} s at ${percent(made.cpu)} CPU (${options.makes > 1 ? `${options.makes} of ${options.makes}, ` : ''}${await count('/clients?limit=1')} clients, ${records} records); RSS ${rssBefore.toFixed(0)} MB before, ${rssAfter.toFixed(0)} MB after`,
+      `  made in ${made.seconds.toFixed(1)} s at ${percent(made.cpu)} CPU (${options.repeats > 1 ? `${options.repeats} of ${options.repeats}, ` : ''}${await count('/clients?limit=1')} clients, ${records} records); RSS ${rssBefore.toFixed(0)} MB before, ${rssAfter.toFixed(0)} MB after`,
     )
-    const median = [...makings].sort((a, b) => a.seconds - b.seconds)[Math.floor(makings.length / 2)] as { seconds: number; cpu: number }
+    const median = medianBy(makings, (making) => making.seconds)
     const createSeconds = median.seconds
     const createCpu = median.cpu
     if (makings.length > 1) report(`  the making: the median, ${createSeconds.toFixed(1)} s (${makings.map((each) => each.seconds.toFixed(1)).join(', ')} s)`)
