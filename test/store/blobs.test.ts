@@ -12,16 +12,18 @@ const BLOBS = fileURLToPath(new URL('../../src/store/blobs.ts', import.meta.url)
 const SAMPLES = fileURLToPath(new URL('../../fixtures/samples', import.meta.url))
 
 /**
- * Stores one upload in a BlobStore of its own, prints the folder, then exits, waits, or waits with
- * a SIGTERM handler of its own, added before the first upload, that stops a moment later, as
- * `ivs-mock serve` does.
+ * Stores one upload in a BlobStore of its own, prints the folder and whether it exists (looked at
+ * by the script itself: a script that exits may have removed it before the test reads the line),
+ * then exits, waits, or waits with a SIGTERM handler of its own, added before the first upload,
+ * that stops a moment later, as `ivs-mock serve` does.
  */
 const script = (then: 'wait' | 'exit' | 'own handler') => `
+import { existsSync } from 'node:fs'
 import { BlobStore } from ${JSON.stringify(BLOBS)}
 const blobs = new BlobStore({ samplesDir: ${JSON.stringify(SAMPLES)} })
 ${then === 'own handler' ? "process.once('SIGTERM', () => setTimeout(() => process.exit(0), 100))" : ''}
 blobs.write('upload.txt', new TextEncoder().encode('bytes'))
-console.log(blobs.uploadsDir())
+console.log(JSON.stringify({ folder: blobs.uploadsDir(), existed: existsSync(blobs.uploadsDir()) }))
 ${then === 'exit' ? '' : 'setInterval(() => {}, 1000)'}
 `
 
@@ -40,16 +42,21 @@ function run(then: 'wait' | 'exit' | 'own handler', stop?: NodeJS.Signals): Prom
       reject(new Error('the script did not end within 15 s'))
     }, 15_000)
     let output = ''
-    let existed = false
+    let stopSent = false
     child.stdout.on('data', (chunk: Buffer) => {
       output += chunk.toString()
-      if (!output.includes('\n') || existed) return
-      existed = existsSync(output.trim())
+      if (!output.includes('\n') || stopSent) return
+      stopSent = true
       if (stop) child.kill(stop)
     })
     child.on('exit', (code, signal) => {
       clearTimeout(timer)
-      resolve({ folder: output.trim(), existed, code, signal })
+      try {
+        const printed = JSON.parse(output) as { folder: string; existed: boolean }
+        resolve({ ...printed, code, signal })
+      } catch {
+        reject(new Error(`the script printed no folder (code ${code}, signal ${signal}): ${output}`))
+      }
     })
   })
 }
