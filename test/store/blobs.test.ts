@@ -49,7 +49,8 @@ function run(then: 'wait' | 'exit' | 'own handler', stop?: NodeJS.Signals): Prom
       stopSent = true
       if (stop) child.kill(stop)
     })
-    child.on('exit', (code, signal) => {
+    // 'close', not 'exit': the output may still be arriving when the process has exited.
+    child.on('close', (code, signal) => {
       clearTimeout(timer)
       try {
         const printed = JSON.parse(output) as { folder: string; existed: boolean }

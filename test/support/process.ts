@@ -58,7 +58,8 @@ export function runCommand(command: string, args: string[], options: RunOptions)
       clearTimeout(timer)
       reject(error)
     })
-    child.on('exit', (code) => {
+    // 'close', not 'exit': the last output may still be arriving when the process has exited.
+    child.on('close', (code) => {
       clearTimeout(timer)
       resolve({ code, stdout, stderr })
     })

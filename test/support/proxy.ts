@@ -63,7 +63,8 @@ export function proxyProcesses() {
   const stop = (child: ChildProcess): Promise<number | null> =>
     new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error('did not exit within 20 s of SIGTERM')), 20_000)
-      child.once('exit', (code) => {
+      // 'close', not 'exit': the tests read what it printed last (its summary) once this resolves.
+      child.once('close', (code) => {
         clearTimeout(timer)
         running.delete(child)
         resolve(code)
