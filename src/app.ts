@@ -133,6 +133,35 @@ type ApiContext = Context<KernelEnv<RequestContext>>
 
 const READ_ONLY_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
+/** What a surface runs around its routes, each stage written once in this file. */
+interface Stages {
+  /** Whatever fell due on the mock's clock (check results, expiry, scans) happens first, before the request sees the state. */
+  dueJobs: boolean
+  /** A request that may write (any method but GET, HEAD and OPTIONS) is one write unit: with --data, its changes are in the change log before it is answered. */
+  writeUnit: boolean
+  /** The bearer token to its caller (a 401 without one, answered by the operation). */
+  identify: boolean
+  /** The request counted against its caller's rate limit (a 429 over it, the limit's headers on every answer). */
+  rateLimit: boolean
+  /** A fault set on the caller's team answers instead of the operation (kernel/faults.ts). */
+  faults: boolean
+  /** The exchange kept in the traffic journal. */
+  journal: boolean
+}
+
+/**
+ * Every surface's stages, in one place. Every request, whatever its surface, meets the Host check
+ * and the browser policy first (guardHostsAndBrowsers); the dashboard calls the API's operations in
+ * process as the member it acts for, through their gate (so faults apply) but without the rate
+ * limit and the journal: it is not a client's traffic.
+ */
+const SURFACE_STAGES: Readonly<Record<'api' | 'control' | 'oauth' | 'pages', Stages>> = {
+  api: { dueJobs: true, writeUnit: true, identify: true, rateLimit: true, faults: true, journal: true },
+  control: { dueJobs: true, writeUnit: true, identify: false, rateLimit: false, faults: false, journal: false },
+  oauth: { dueJobs: true, writeUnit: true, identify: false, rateLimit: false, faults: false, journal: false },
+  pages: { dueJobs: true, writeUnit: true, identify: false, rateLimit: false, faults: false, journal: false },
+}
+
 /** Writes that change only the caller's own user account, not the team's data. */
 const USER_OWN_WRITES = new Set(['me.update'])
 
@@ -177,18 +206,19 @@ function apiRoutes(options: AppOptions, faults: Faults): Routes<RequestContext> 
     // Read-only members get 403 on every write (FACTS.md "Roles"); their own profile is theirs to change.
     mayWrite: (ctx, op) => USER_OWN_WRITES.has(op.id) || canWrite(ctx.member.role),
     // Faults apply to the caller's team once it is identified and counted, before the operation looks anything up.
-    intercept: (c, ctx, op) => faults.intercept(c, ctx.team.id, op),
+    intercept: SURFACE_STAGES.api.faults ? (c, ctx, op) => faults.intercept(c, ctx.team.id, op) : undefined,
     maxBodyBytes: options.maxBodyBytes,
     // What an answer can tell callers apart by: their team, who they are and their role there.
-    answers: { cache: new AnswerCache(options.store.changes, options.clock.timestamp), caller: (ctx) => `${ctx.team.id}:${ctx.user.id}:${ctx.member.role}` },
+    answers: { cache: new AnswerCache(options.store.changes.world, options.clock.timestamp), caller: (ctx) => `${ctx.team.id}:${ctx.user.id}:${ctx.member.role}`, changes: (ctx) => ctx.team.changes },
   })
   for (const register of RESOURCE_ROUTES) register(routes)
   return routes
 }
 
 /**
- * The stages of every API request, in order, each a method below:
+ * The API's stages (SURFACE_STAGES.api), in order, each a method below:
  *
+ *   due jobs  whatever fell due on the clock happens first, before the request sees the state
  *   identify  the bearer token, if any, to its caller (a RequestContext); the gate answers 401 without one
  *   limit     the request counted against its caller's rate limit: a 429 over it, the limit's headers on every answer
  *   gate      the operation's own (kernel/operation.ts): a fault's answer instead, or the operation's checks and handler
@@ -196,20 +226,24 @@ function apiRoutes(options: AppOptions, faults: Faults): Routes<RequestContext> 
  *             and a dropping fault's connection dropped last
  *   keep      the exchange copied into the traffic journal (its verdicts are worked out when it is read)
  *
- * Whatever fell due on the clock happens first, before the request sees the state. A request stays
- * synchronous all the way unless its operation is not (a body to read) or its answer is held.
+ * A request that may write runs them all as one write unit (serveApi in createApp). A request
+ * stays synchronous all the way unless its operation is not (a body to read) or its answer is held.
  */
 class ApiExchange {
   private readonly identifyCaller: (c: ApiContext) => void
   private readonly countRequest: (c: ApiContext) => void
   private readonly latency: () => number
+  /** Whether exchanges are kept (the surface keeps them, and the journal keeps any). */
+  private readonly journaling: boolean
 
   constructor(
     private readonly options: AppOptions,
+    private readonly stages: Stages,
     services: Services,
     private readonly journal: Journal,
   ) {
     const { store, clock } = options
+    this.journaling = stages.journal && journal.enabled
     const oauth = oauthOf(store)
     // A personal token first: it is most requests' token, and its lookup is one Map miss for an OAuth one.
     this.identifyCaller = identifier<RequestContext>((token) => {
@@ -224,13 +258,13 @@ class ApiExchange {
 
   /** One API request through every stage; `gate` is its operation's (or the unknown route's 404). */
   readonly serve = (c: ApiContext, gate: Gate<RequestContext>): Response | Promise<Response> => {
-    const started = this.journal.enabled ? performance.now() : 0
-    const atMs = this.journal.enabled ? this.options.clock.nowMs() : 0
+    const started = this.journaling ? performance.now() : 0
+    const atMs = this.journaling ? this.options.clock.nowMs() : 0
     let answer: Response | Promise<Response>
     try {
-      this.options.scheduler.runDue()
-      this.identify(c)
-      this.limit(c)
+      if (this.stages.dueJobs) runDueJobs(this.options)
+      if (this.stages.identify) this.identify(c)
+      if (this.stages.rateLimit) this.limit(c)
       answer = this.gate(c, gate)
     } catch (error) {
       answer = this.failed(c, error)
@@ -274,7 +308,7 @@ class ApiExchange {
   }
 
   private finish(c: ApiContext, answer: Response, atMs: number, started: number): Response {
-    if (this.journal.enabled) this.keep(c, answer, atMs, started)
+    if (this.journaling) this.keep(c, answer, atMs, started)
     const fault = c.get('fault')
     if (fault?.drop) dropConnection(c, fault.description)
     return answer
@@ -310,14 +344,22 @@ class ApiExchange {
   }
 }
 
-/**
- * The middleware of the control API, OAuth and the pages: any of their requests may change the
- * world, so each is counted as a change (kernel/answer-cache.ts), and one that may write is one
- * write unit with --data.
- */
-function changingMiddleware(options: AppOptions): (c: Context, next: () => Promise<void>) => Promise<void> {
-  const { store, writeUnit } = options
-  return (c, next) => store.changes.during(() => (writeUnit === undefined || READ_ONLY_METHODS.has(c.req.method) ? next() : writeUnit(next)))
+/** Stage due jobs. */
+function runDueJobs(options: AppOptions): void {
+  options.scheduler.runDue()
+}
+
+/** Whether a request runs as one write unit: it may write, and the mock keeps a change log (--data). */
+function inWriteUnit(options: AppOptions, stages: Stages, method: string): options is AppOptions & { writeUnit: WriteUnit } {
+  return stages.writeUnit && options.writeUnit !== undefined && !READ_ONLY_METHODS.has(method)
+}
+
+/** The stages of the control API, OAuth and the pages (SURFACE_STAGES), as their middleware. */
+function surfaceStages(options: AppOptions, stages: Stages): (c: Context, next: () => Promise<void>) => Promise<void> {
+  return (c, next) => {
+    if (stages.dueJobs) runDueJobs(options)
+    return inWriteUnit(options, stages, c.req.method) ? options.writeUnit(next) : next()
+  }
 }
 
 /**
@@ -342,11 +384,10 @@ function controlApp(options: AppOptions, services: Services, faults: Faults, jou
   oauthControlRoutes(controlApi)
   const control = new Hono<KernelEnv<Services>>()
   control.use('*', async (c, next) => {
-    options.scheduler.runDue()
     c.set('principal', services)
     await next()
   })
-  control.use('*', changingMiddleware(options))
+  control.use('*', surfaceStages(options, SURFACE_STAGES.control))
   control.route('/', controlApi.app)
   return control
 }
@@ -354,7 +395,7 @@ function controlApp(options: AppOptions, services: Services, faults: Faults, jou
 /** The OAuth 2.0 endpoints (/oauth): the token endpoint and the consent page's. */
 function oauthApp(options: AppOptions, services: Services): Hono<KernelEnv<Services>> {
   const oauthEndpoints = new Hono<KernelEnv<Services>>()
-  oauthEndpoints.use('*', changingMiddleware(options))
+  oauthEndpoints.use('*', surfaceStages(options, SURFACE_STAGES.oauth))
   oauthRoutes(oauthEndpoints, services, options.maxBodyBytes)
   return oauthEndpoints
 }
@@ -392,8 +433,8 @@ function servePages(app: Hono<KernelEnv<RequestContext>>, options: AppOptions, s
   const loadPages = async () => {
     const { uiRoutes } = await import('./ui/index.ts')
     const ui = new Hono()
-    const changing = changingMiddleware(options)
-    for (const base of [PERFORM_BASE, DASHBOARD_BASE]) ui.use(`${base}/*`, changing)
+    const stages = surfaceStages(options, SURFACE_STAGES.pages)
+    for (const base of [PERFORM_BASE, DASHBOARD_BASE]) ui.use(base, stages).use(`${base}/*`, stages)
     uiRoutes(ui, { services, contracts: options.contracts, dispatch })
     ui.notFound(() => notAPage)
     ui.onError(answerError)
@@ -447,15 +488,10 @@ export function createApp(options: AppOptions): Hono<KernelEnv<RequestContext>> 
   const faults = new Faults(options.contracts, { nowMs: options.clock.nowMs, rateLimit: options.rateLimit, maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES })
   const journal = new Journal(options.contracts, options.journalSize ?? DEFAULT_JOURNAL_SIZE)
   const routes = apiRoutes(options, faults)
-  const exchange = new ApiExchange(options, services, journal)
-  // A write is counted as a change (kernel/answer-cache.ts), and its unit begins before the token
-  // is resolved: the caller's own user row (PATCH /me) is one it may change.
-  const { writeUnit, store } = options
-  const write =
-    writeUnit === undefined
-      ? (c: ApiContext, gate: Gate<RequestContext>) => store.changes.during(() => exchange.serve(c, gate))
-      : (c: ApiContext, gate: Gate<RequestContext>) => store.changes.during(() => writeUnit(async () => exchange.serve(c, gate)))
-  const serveApi = (c: ApiContext, gate: Gate<RequestContext>) => (READ_ONLY_METHODS.has(c.req.method) ? exchange.serve(c, gate) : write(c, gate))
+  const exchange = new ApiExchange(options, SURFACE_STAGES.api, services, journal)
+  // A write's unit begins before the token is resolved: the caller's own user row (PATCH /me) is one it may change.
+  const serveApi = (c: ApiContext, gate: Gate<RequestContext>) =>
+    inWriteUnit(options, SURFACE_STAGES.api, c.req.method) ? options.writeUnit(async () => exchange.serve(c, gate)) : exchange.serve(c, gate)
 
   const app = new Hono<KernelEnv<RequestContext>>()
   serveOpenApi(app, options)

@@ -14,7 +14,7 @@ import type { KernelEnv } from './env.ts'
 import { forbidden, invalid, unauthenticated, type ValidationErrors } from './errors.ts'
 import { expandOf, type Expand } from './expand.ts'
 import { discardFiles, receiveMultipart, type MultipartBody, type UploadTarget } from './multipart.ts'
-import type { AnswerCache, AnswerStamp } from './answer-cache.ts'
+import type { AnswerCache, AnswerStamp, ChangeCount } from './answer-cache.ts'
 import { jsonBody } from './json-text.ts'
 import { binary, json, jsonText, noContent } from './respond.ts'
 import { queryShapeOf, readQuery } from '../contracts/request.ts'
@@ -104,9 +104,10 @@ export interface RoutesOptions<P> {
   maxBodyBytes?: number
   /**
    * GET answers kept whole while nothing has changed (kernel/answer-cache.ts), by operation, URL
-   * and `caller`: who asks, as far as any answer tells callers apart.
+   * and `caller`: who asks, as far as any answer tells callers apart; `changes`: the change count
+   * of the caller's team, which the answer is stamped with.
    */
-  answers?: { cache: AnswerCache; caller: (principal: P) => string }
+  answers?: { cache: AnswerCache; caller: (principal: P) => string; changes: (principal: P) => ChangeCount }
 }
 
 /** Where a GET's answer is kept, and what it is made at. */
@@ -181,9 +182,10 @@ export class Routes<P> {
       let keptAs: KeptAs | undefined
       if (answers !== undefined && c.req.method === 'GET') {
         const key = `${operationId}\u0000${answers.caller(ctx)}\u0000${url}`
-        const kept = answers.cache.find(key)
+        const changes = answers.changes(ctx)
+        const kept = answers.cache.find(key, changes)
         if (kept !== undefined) return jsonText(c, kept, answersWith.body)
-        keptAs = { key, stamp: answers.cache.stamp() }
+        keptAs = { key, stamp: answers.cache.stamp(changes) }
       }
       const params: Record<string, string | number> = c.req.param()
       for (const name of integerParams) params[name] = Number(params[name])

@@ -13,10 +13,11 @@
 import { teamContext, type Services, type TeamContext } from '../context.ts'
 import { invalidBody } from '../kernel/errors.ts'
 import type { JobRow } from '../kernel/scheduler.ts'
+import type { Draft } from '../store/table.ts'
 import { deletionReminderDue } from '../resources/clients/index.ts'
 import { submitForm, type FormAnswers } from '../resources/forms/index.ts'
 import { completeRecordDocument } from '../resources/record-documents/index.ts'
-import { hasResponse, isExpired, isOpen, recordChanged, REMINDER_INTERVAL_MS, settleFinished, stopReminders, type CheckResponseRecipe, type CheckRow, type Outcome, type PhotoIdCapture, type RecordRow, type StepRow } from '../resources/records/index.ts'
+import { hasResponse, isExpired, isOpen, recordChanged, REMINDER_INTERVAL_MS, settleFinished, stopReminders, updateStep, type CheckResponseRecipe, type CheckRow, type Outcome, type PhotoIdCapture, type RecordRow, type StepRow } from '../resources/records/index.ts'
 import { OUTCOME_STATUS, outcomeFor } from './outcomes.ts'
 import { photoIdMedia, withCapture } from './photo-id.ts'
 import { finishScan } from './scans.ts'
@@ -45,16 +46,12 @@ export function submitStep(ctx: TeamContext, record: RecordRow, step: StepRow, s
   // The answers are checked before anything changes.
   if (step.form !== null) submitForm(ctx, record, step, submission.answers)
   const now = ctx.clock.timestamp()
-  step.completed_at = now
-  ctx.team.records.changed(record)
+  updateStep(ctx.team, record, step, { completed_at: now })
   if (step.document !== null) completeRecordDocument(ctx, record, step, submission.uploads)
   const check = step.check === null ? undefined : ctx.team.checks.get(step.check)
   if (!check) return
-  check.status = 'submitted'
-  check.submitted_at = now
-  check.updated_at = now
-  if (submission.capture && check.type === 'photo_id') check.capture = submission.capture
-  check.outcome = outcomeFor(check, step, record.email, submission.outcome)
+  const capture = submission.capture && check.type === 'photo_id' ? { capture: submission.capture } : {}
+  ctx.team.checks.update(check, { status: 'submitted', submitted_at: now, updated_at: now, ...capture, outcome: outcomeFor(check, step, record.email, submission.outcome) })
   if (check.outcome === null) return
   const delay = (submission.delaySeconds ?? ctx.behaviour.checkDelaySeconds) * 1000
   ctx.scheduler.schedule(JOBS.checkResult, ctx.team.id, check.id, new Date(ctx.clock.nowMs() + delay))
@@ -101,25 +98,25 @@ export function completeStep(ctx: TeamContext, record: RecordRow, step: StepRow,
 function returnResult(ctx: TeamContext, check: CheckRow): void {
   const record = ctx.team.records.get(check.record)
   if (!record || check.status !== 'submitted' || check.outcome === null) return
-  check.status = OUTCOME_STATUS[check.outcome]
   const at = ctx.clock.timestamp()
+  let response: CheckResponseRecipe | null = check.response
   if (hasResponse(check.outcome)) {
-    const recipe: CheckResponseRecipe = { at, seed: ctx.random.int(0, 2 ** 31), dob: ctx.team.clients.get(record.client)?.dob ?? null }
+    const recipe: Draft<CheckResponseRecipe> = { at, seed: ctx.random.int(0, 2 ** 31), dob: ctx.team.clients.get(record.client)?.dob ?? null }
     // The images the client took come back with a photo ID result (attachments and files of the client).
     if (check.type === 'photo_id') {
       const step = record.steps.find((row) => row.id === check.step)
       recipe.media = photoIdMedia(ctx, record, check, withCapture(step?.preferences ?? {}, check.capture))
     }
-    check.response = recipe
+    response = recipe
   }
-  check.updated_at = at
+  ctx.team.checks.update(check, { status: OUTCOME_STATUS[check.outcome], response, updated_at: at })
   recordChanged(ctx, record)
 }
 
 /** Recorded on the record (no email leaves the mock), then the next one planned. */
 function remind(ctx: TeamContext, record: RecordRow): void {
   if (!record.has_reminders || !isOpen(record, ctx.clock.timestamp())) return
-  record.emails.push({ kind: 'reminder', sent_at: ctx.clock.timestamp() })
+  ctx.team.records.update(record, { emails: [...record.emails, { kind: 'reminder', sent_at: ctx.clock.timestamp() }] })
   ctx.scheduler.schedule(JOBS.reminder, ctx.team.id, record.id, new Date(ctx.clock.nowMs() + REMINDER_INTERVAL_MS))
 }
 

@@ -23,6 +23,7 @@ import { hasResponse, photoIdResult, type CheckRow } from '../resources/records/
 import type { Team } from '../store/world.ts'
 import { photoIdResponse, withCapture } from './photo-id.ts'
 import type { CheckResponseInput } from './response-input.ts'
+import { onTheWire } from '../kernel/frozen.ts'
 
 export type { CheckResponseInput } from './response-input.ts'
 
@@ -76,6 +77,6 @@ export function responseOf(team: Team, check: CheckRow): CheckResponse | null {
     random: createRandom(recipe.seed),
     now: new Date(recipe.at),
   })
-  if (response !== null && recipe.media) response.media = recipe.media
+  if (response !== null && recipe.media) response.media = onTheWire<CheckResponsePhotoIdJson['media']>(recipe.media)
   return response
 }

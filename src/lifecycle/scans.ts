@@ -25,6 +25,5 @@ export function scanResult(original: string, bytesPath: string): AvStatus {
 /** The scan of a pending attachment ends. */
 export function finishScan(ctx: TeamContext, attachment: AttachmentRow): void {
   if (attachment.av_status !== 'pending') return
-  attachment.av_status = scanResult(attachment.original, ctx.blobs.path(attachment.blob))
-  attachment.updated_at = ctx.clock.timestamp()
+  ctx.team.attachments.update(attachment, { av_status: scanResult(attachment.original, ctx.blobs.path(attachment.blob)), updated_at: ctx.clock.timestamp() })
 }

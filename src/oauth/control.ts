@@ -14,7 +14,7 @@ const presentClient = (client: OAuthClientRow) => ({
   client_id: client.id,
   client_secret: client.secret,
   name: client.name,
-  redirect_uris: client.redirect_uris,
+  redirect_uris: [...client.redirect_uris],
   created_at: client.created_at,
 })
 

@@ -5,48 +5,48 @@
 /** An API client (FACTS.md "OAuth 2.0"): name shown on the consent page, where codes may be sent. */
 export interface OAuthClientRow {
   /** The client id. */
-  id: string
-  name: string
-  secret: string
-  redirect_uris: string[]
-  created_at: string
+  readonly id: string
+  readonly name: string
+  readonly secret: string
+  readonly redirect_uris: readonly string[]
+  readonly created_at: string
 }
 
 export interface OAuthCodeRow {
-  id: number
-  code: string
-  client: string
-  user: number
-  team: number
-  redirect_uri: string
-  created_at: string
-  expires_at: string
+  readonly id: number
+  readonly code: string
+  readonly client: string
+  readonly user: number
+  readonly team: number
+  readonly redirect_uri: string
+  readonly created_at: string
+  readonly expires_at: string
   /** Set when redeemed or revoked: a code works once. */
-  revoked_at: string | null
+  readonly revoked_at: string | null
 }
 
 export interface OAuthAccessTokenRow {
-  id: number
+  readonly id: number
   /** The JWT as issued: a request's bearer token is looked up by it, so no signature check runs per request. */
-  token: string
-  client: string
-  user: number
-  team: number
-  created_at: string
-  expires_at: string
-  revoked_at: string | null
+  readonly token: string
+  readonly client: string
+  readonly user: number
+  readonly team: number
+  readonly created_at: string
+  readonly expires_at: string
+  readonly revoked_at: string | null
 }
 
 export interface OAuthRefreshTokenRow {
-  id: number
-  token: string
+  readonly id: number
+  readonly token: string
   /** The id of the access token issued with it (a refresh revokes both). */
-  access_token: number
-  client: string
-  user: number
-  team: number
-  expires_at: string
-  revoked_at: string | null
+  readonly access_token: number
+  readonly client: string
+  readonly user: number
+  readonly team: number
+  readonly expires_at: string
+  readonly revoked_at: string | null
 }
 
 export interface OAuthState {

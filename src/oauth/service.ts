@@ -118,7 +118,7 @@ async function exchangeCode(services: Services, params: OAuthParams): Promise<To
   if (params.redirect_uri === undefined) throw invalidRequest('redirect_uri')
   if (params.redirect_uri !== code.redirect_uri) throw invalidGrant('Invalid redirect URI')
   // Used before the tokens are signed, so a second request with the same code fails even meanwhile.
-  code.revoked_at = now
+  oauthOf(services.store).redeemCode(code, now)
   return issueTokens(services, { client: client.id, user: code.user, team: code.team })
 }
 
@@ -133,9 +133,7 @@ async function refresh(services: Services, params: OAuthParams): Promise<TokenAn
   if (token.expires_at <= now) throw invalidRefreshToken('Token has expired')
   if (token.revoked_at !== null) throw invalidRefreshToken('Token has been revoked')
   // Rotation (FACTS.md): the refresh token and the access token it came with stop working now.
-  token.revoked_at = now
-  const access = oauth.accessToken(token.access_token)
-  if (access && access.revoked_at === null) access.revoked_at = now
+  oauth.rotate(token, now)
   return issueTokens(services, { client: client.id, user: token.user, team: token.team })
 }
 

@@ -1,7 +1,8 @@
 // The OAuth state of one world with its indexes: API clients by id, codes and tokens by value. Every
 // change goes through here so the indexes stay in step with the rows the world persists, and with
-// --data every row handed out, added or dropped is recorded (src/store/changes.ts).
+// --data every row added, revoked or dropped is recorded (src/store/changes.ts).
 import { deleted, inserted, recording, touched } from '../store/changes.ts'
+import { applyChange } from '../store/table.ts'
 import type { Identity, Store } from '../store/world.ts'
 import type { OAuthAccessTokenRow, OAuthClientRow, OAuthCodeRow, OAuthRefreshTokenRow, OAuthState } from './rows.ts'
 
@@ -31,10 +32,10 @@ export class OAuthStore {
     for (const key of ['clients', 'codes', 'access_tokens', 'refresh_tokens'] as const) store.track(this.state[key], `oauth.${key}`)
   }
 
-  /** A row handed out to be read or changed. */
-  private handOut<T extends object>(rows: T[], row: T | undefined): T | undefined {
-    if (recording.on && row) touched(rows, row)
-    return row
+  /** A code or token stops working at `at` (a code redeemed, a refresh token rotated, a grant revoked). */
+  private revoke<T extends { readonly revoked_at: string | null }>(rows: readonly T[], row: T, at: string): void {
+    applyChange<{ revoked_at: string | null }>(row, { revoked_at: at })
+    if (recording.on) touched(rows, row)
   }
 
   private add<T extends object>(rows: T[], row: T): void {
@@ -48,7 +49,7 @@ export class OAuthStore {
   }
 
   client(id: string): OAuthClientRow | undefined {
-    return this.handOut(this.state.clients, this.clientsById.get(id))
+    return this.clientsById.get(id)
   }
 
   clients(): readonly OAuthClientRow[] {
@@ -61,7 +62,7 @@ export class OAuthStore {
   }
 
   code(value: string): OAuthCodeRow | undefined {
-    return this.handOut(this.state.codes, this.codesByValue.get(value))
+    return this.codesByValue.get(value)
   }
 
   addCode(code: OAuthCodeRow): void {
@@ -70,11 +71,23 @@ export class OAuthStore {
   }
 
   accessToken(id: number): OAuthAccessTokenRow | undefined {
-    return this.handOut(this.state.access_tokens, this.accessById.get(id))
+    return this.accessById.get(id)
   }
 
   refreshToken(value: string): OAuthRefreshTokenRow | undefined {
-    return this.handOut(this.state.refresh_tokens, this.refreshByValue.get(value))
+    return this.refreshByValue.get(value)
+  }
+
+  /** A code redeemed: it works once. */
+  redeemCode(code: OAuthCodeRow, at: string): void {
+    this.revoke(this.state.codes, code, at)
+  }
+
+  /** A refresh: the refresh token and the access token it came with stop working. */
+  rotate(refresh: OAuthRefreshTokenRow, at: string): void {
+    this.revoke(this.state.refresh_tokens, refresh, at)
+    const access = this.accessById.get(refresh.access_token)
+    if (access && access.revoked_at === null) this.revoke(this.state.access_tokens, access, at)
   }
 
   addTokens(access: OAuthAccessTokenRow, refresh: OAuthRefreshTokenRow): void {
@@ -86,12 +99,11 @@ export class OAuthStore {
 
   /** Revokes every code and token of a grant that still works (unexpired, unrevoked); returns how many of each. */
   revokeGrant(grant: Grant, at: string): { codes: number; access: number; refresh: number } {
-    const revoke = (rows: Array<Grant & { expires_at: string; revoked_at: string | null }>) => {
+    const revoke = (rows: ReadonlyArray<Grant & { readonly expires_at: string; readonly revoked_at: string | null }>) => {
       let count = 0
       for (const row of rows) {
         if (row.revoked_at !== null || row.expires_at <= at || !sameGrant(row, grant)) continue
-        this.handOut(rows, row)
-        row.revoked_at = at
+        this.revoke(rows, row, at)
         count++
       }
       return count
@@ -129,7 +141,7 @@ export class OAuthStore {
     if (!row || row.revoked_at !== null || row.expires_at <= now()) return undefined
     const user = this.store.user(row.user)
     const team = this.store.team(row.team)
-    const member = team?.memberForToken(row.user)
+    const member = team?.member(row.user)
     if (!user || user.is_disabled || !team || !member) return undefined
     const token = {
       token: row.token,
@@ -140,7 +152,7 @@ export class OAuthStore {
       expires_at: row.expires_at,
       revoked_at: row.revoked_at,
     }
-    // memberForToken() answers current members only, whose role is set.
+    // member() answers current members only, whose role is set.
     return { token, user, team, member: member as Identity['member'] }
   }
 }

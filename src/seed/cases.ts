@@ -156,8 +156,7 @@ export function generateCases(faker: Faker, store: Store, team: Team, count: num
     const oldest = rows.find((row) => row.status === 'approved' || row.status === 'rejected') ?? rows[0]
     if (oldest) {
       const archived = toTimestamp(new Date(between(faker, Date.parse(oldest.updated_at) + HOUR, end)))
-      oldest.archived_at = archived
-      oldest.updated_at = archived
+      team.cases.update(oldest, { archived_at: archived, updated_at: archived })
     }
   }
 
@@ -168,7 +167,7 @@ export function generateCases(faker: Faker, store: Store, team: Team, count: num
     const chosen = [...faker.helpers.arrayElements(active, Math.min(active.length, Math.max(2, Math.round(rows.length * 0.2)))), ...faker.helpers.arrayElements(archived, Math.min(1, archived.length))]
     for (const row of chosen) {
       if (row.assignees.some((assignee) => assignee.user === member.user)) continue
-      row.assignees.push({ id: store.nextId('assignee'), user: member.user, created_at: row.created_at })
+      team.cases.update(row, { assignees: [...row.assignees, { id: store.nextId('assignee'), user: member.user, created_at: row.created_at }] })
     }
   }
 }

@@ -24,6 +24,7 @@ import { generateForms } from './forms.ts'
 import { generateFiles } from './files.ts'
 import type { GenerationProgress } from './progress.ts'
 import { generateRecords } from './records.ts'
+import type { Table } from '../store/table.ts'
 
 export interface GenerateCounts {
   members: number
@@ -260,13 +261,14 @@ function assignAssignedOnlyMembers(faker: Faker, store: Store, team: Team): void
   for (const member of team.members.filter((m) => m.role !== null && seesOnlyAssigned(m.role))) {
     const clients = faker.helpers.arrayElements(activeClients, Math.min(activeClients.length, Math.max(3, Math.round(activeClients.length * 0.15))))
     const organisations = faker.helpers.arrayElements(activeOrganisations, Math.min(activeOrganisations.length, 2))
-    const assign = (row: { assignees: AssigneeRow[]; updated_at: string }) => {
-      if (row.assignees.some((assignee) => assignee.user === member.user)) return false
-      row.assignees.push({ id: store.nextId('assignee'), user: member.user, created_at: row.updated_at })
-      return true
+    const assign = <T extends { readonly id: number; readonly assignees: readonly AssigneeRow[]; readonly updated_at: string }>(table: Table<T>, row: T) => {
+      if (row.assignees.some((assignee) => assignee.user === member.user)) return
+      table.update(row, (draft) => {
+        draft.assignees.push({ id: store.nextId('assignee'), user: member.user, created_at: row.updated_at })
+      })
     }
-    for (const client of clients) if (assign(client)) team.clients.changed(client)
-    for (const organisation of organisations) assign(organisation)
+    for (const client of clients) assign(team.clients, client)
+    for (const organisation of organisations) assign(team.organisations, organisation)
   }
 }
 

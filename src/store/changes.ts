@@ -1,14 +1,13 @@
-// What changed in the world, for the change log of --data (src/store/persistence.ts). Rows are
-// plain objects that handlers change in place, so a change is caught where rows are handed out:
-// every row a table, index or the store hands out during a write unit (a request that may write,
-// a run of due jobs, a webhook attempt settling) counts as touched, and is written whole when the
-// unit commits. Inserts, deletes and whole-team changes also decide where rows sit in their
-// arrays, so they go into one ordered list shared by all units, in the order they happened, and
-// every commit writes that list first: replayed in that order they put every row back in its place.
+// What changed in the world, for the change log of --data (src/store/persistence.ts). A row changes
+// only through its table's update (or the store's own update methods for users, tokens, members
+// and the team's row), which marks it touched in the open write unit (a request that may write, a
+// run of due jobs, a webhook attempt settling); a touched row is written whole when the unit
+// commits. Inserts, deletes and whole-team changes also decide where rows sit in their arrays, so
+// they go into one ordered list shared by all units, in the order they happened, and every commit
+// writes that list first: replayed in that order they put every row back in its place.
 //
-// Units are told apart with AsyncLocalStorage, so a row one request handed out before it awaited
-// its body is still that request's when it changes the row after. Without --data nothing records:
-// `recording.on` stays false and a table pays one property read per row it hands out.
+// Units are told apart with AsyncLocalStorage, so a change a request makes after it awaited its
+// body is still that request's. Without --data nothing records: `recording.on` stays false.
 import { AsyncLocalStorage } from 'node:async_hooks'
 
 /** Where rows live: `<team>/<key>` for a team's state (its `team` row, `members`, each table), else a path in the world (`users`, `oauth.codes`). */
@@ -92,17 +91,10 @@ export function unregister(holder: object): void {
   places.delete(holder)
 }
 
-/** A row handed out: the open unit writes it when it commits. */
+/** A row changed: the open unit writes it when it commits. */
 export function touched(holder: object, row: object): void {
   const unit = units.getStore()
   if (unit !== undefined && !unit.closed) unit.touched.set(row, holder)
-}
-
-/** Rows handed out together (a group, a filter's result). */
-export function touchedAll(holder: object, rows: readonly object[]): void {
-  const unit = units.getStore()
-  if (unit === undefined || unit.closed) return
-  for (const row of rows) unit.touched.set(row, holder)
 }
 
 /** A row inserted into a recorded array. */
@@ -159,7 +151,7 @@ export function inUnit<T>(sink: ChangeSink, work: (unit: WriteUnit) => T): T {
   return units.run(unit, () => work(unit))
 }
 
-/** Runs work outside any write unit: rows of a scratch world it hands out are nobody's change. */
+/** Runs work outside any write unit: rows of a scratch world it changes are nobody's change. */
 export function outsideWriteUnits<T>(work: () => T): T {
   return units.exit(work)
 }

@@ -3,50 +3,50 @@
 import type { Role } from '../kernel/roles.ts'
 
 export interface UserRow {
-  id: number
-  name: string
-  email: string
+  readonly id: number
+  readonly name: string
+  readonly email: string
   /** An email change waiting for the user's confirmation (spec, PATCH /me); not on the wire. */
-  pending_email: string | null
-  is_verified: boolean
-  is_disabled: boolean
-  created_at: string
-  updated_at: string
+  readonly pending_email: string | null
+  readonly is_verified: boolean
+  readonly is_disabled: boolean
+  readonly created_at: string
+  readonly updated_at: string
 }
 
 /** A personal access token: one user, one team (spec "Authentication"). */
 export interface TokenRow {
-  token: string
-  name: string
-  user: number
-  team: number
-  created_at: string
+  readonly token: string
+  readonly name: string
+  readonly user: number
+  readonly team: number
+  readonly created_at: string
   /** Tokens expire after a year (spec); null never expires. */
-  expires_at: string | null
-  revoked_at: string | null
+  readonly expires_at: string | null
+  readonly revoked_at: string | null
 }
 
 export interface TeamRow {
-  id: number
-  identifier: string
-  uuid: string
-  name: string
-  contact: string
-  telephone: string | null
-  tier: string
-  is_support_enabled: boolean
+  readonly id: number
+  readonly identifier: string
+  readonly uuid: string
+  readonly name: string
+  readonly contact: string
+  readonly telephone: string | null
+  readonly tier: string
+  readonly is_support_enabled: boolean
   /** A legacy team works with clients and records only; cases answer 403 (spec). Not on the wire. */
-  cases_enabled: boolean
+  readonly cases_enabled: boolean
   /** The custom declaration feature: records may require the client's declaration. Not on the wire. */
-  declaration_enabled: boolean
-  created_at: string
-  updated_at: string
-  archived_at: string | null
+  readonly declaration_enabled: boolean
+  readonly created_at: string
+  readonly updated_at: string
+  readonly archived_at: string | null
 }
 
 export interface MemberRow {
-  user: number
+  readonly user: number
   /** null once the user has left the team (FACTS.md "Roles"); they still show where they were assigned. */
-  role: Role | null
-  joined_at: string
+  readonly role: Role | null
+  readonly joined_at: string
 }

@@ -1,8 +1,24 @@
 // A table of a team's state: the plain array the data file keeps, plus its rows by id kept in step
-// with it, so reading a row by id costs the same for 50 rows as for 100,000. Every change goes through the
-// table; the array is changed in place, so the persisted state always holds the same rows. With
-// --data, what it hands out and every insert and delete is recorded (src/store/changes.ts).
-import { deleted, inserted, recording, touched, touchedAll } from './changes.ts'
+// with it, so reading a row by id costs the same for 50 rows as for 100,000. The table is the one
+// way to change its rows: insert, update and delete keep its indexes in step, record the row for
+// --data (src/store/changes.ts) and move its team's change count on (kernel/answer-cache.ts). The
+// rows it hands out are read-only in their types; Table.update hands a writable draft of one row
+// to the change it makes.
+import type { ChangeCount } from '../kernel/answer-cache.ts'
+import type { Thawed } from '../kernel/frozen.ts'
+import { deleted, inserted, recording, touched } from './changes.ts'
+
+/** A row as a change sees it inside Table.update (and as it is made before an insert): writable all the way down. */
+export type Draft<T> = Thawed<T>
+
+/** A change to a row: the fields it gets, or a function that changes its draft. */
+export type RowChange<T> = Partial<T> | ((draft: Draft<T>) => void)
+
+/** Applies a change to a row in place (its indexes and its recording are the caller's). */
+export function applyChange<T extends object>(row: T, change: RowChange<T>): void {
+  if (typeof change === 'function') change(row as Draft<T>)
+  else Object.assign(row, change)
+}
 
 /** How far past the last slot an id may fall and still take a slot: the holes it leaves cost a word each. */
 const LARGEST_GAP = 16
@@ -55,13 +71,17 @@ class RowsById<T> {
   }
 }
 
-export class Table<T extends { id: number }> implements Iterable<T> {
+export class Table<T extends { readonly id: number }> implements Iterable<T> {
   private readonly byId = new RowsById<T>()
   private readonly groups: Array<RowIndex<T>> = []
   /** The largest id the table has held: a row with a larger one (a new id, nearly always) cannot be there already. */
   private largestId = -Infinity
 
-  constructor(private readonly rows: T[]) {
+  /** rows: the team's persisted array; changes: the team's change count, which every change moves on. */
+  constructor(
+    private readonly rows: T[],
+    private readonly changes: ChangeCount,
+  ) {
     for (const row of rows) {
       this.byId.set(row.id, row)
       if (row.id > this.largestId) this.largestId = row.id
@@ -73,17 +93,10 @@ export class Table<T extends { id: number }> implements Iterable<T> {
   }
 
   get(id: number): T | undefined {
-    const row = this.byId.get(id)
-    if (recording.on && row) touched(this.rows, row)
-    return row
-  }
-
-  /** A row by id, with nothing recorded (get records what a request is handed): for an index that reads another table's rows (a file's client). */
-  peek(id: number): T | undefined {
     return this.byId.get(id)
   }
 
-  /** The rows in insertion order (ids ascending). Read-only: change rows through the table. */
+  /** The rows in insertion order (ids ascending). */
   all(): readonly T[] {
     return this.rows
   }
@@ -92,16 +105,8 @@ export class Table<T extends { id: number }> implements Iterable<T> {
     return this.rows[Symbol.iterator]()
   }
 
-  /** Rows of this table found otherwise (through an index of the resource's own), handed out like filter's. */
-  handOut(rows: T[]): T[] {
-    if (recording.on) touchedAll(this.rows, rows)
-    return rows
-  }
-
   filter(predicate: (row: T) => boolean): T[] {
-    const rows = this.rows.filter(predicate)
-    if (recording.on) touchedAll(this.rows, rows)
-    return rows
+    return this.rows.filter(predicate)
   }
 
   insert(row: T): T {
@@ -111,6 +116,21 @@ export class Table<T extends { id: number }> implements Iterable<T> {
     if (recording.on) inserted(this.rows, row)
     this.byId.set(row.id, row)
     for (const group of this.groups) group.add(row)
+    this.changes.bump()
+    return row
+  }
+
+  /**
+   * Changes a row the table holds, in place (every index and every row that holds it still has
+   * it): the fields given, or what the function does to its draft. The indexes that key it by
+   * something that can change move it.
+   */
+  update(row: T, change: RowChange<T>): T {
+    if (this.byId.get(row.id) !== row) throw new Error(`table: row ${row.id} is not this table's (taken before the team was opened again?)`)
+    applyChange(row, change)
+    if (recording.on) touched(this.rows, row)
+    for (const index of this.groups) index.update?.(row)
+    this.changes.bump()
     return row
   }
 
@@ -121,15 +141,21 @@ export class Table<T extends { id: number }> implements Iterable<T> {
     if (recording.on) deleted(this.rows, row)
     this.byId.delete(id)
     for (const group of this.groups) group.remove(row)
+    this.changes.bump()
     return row
   }
 
   /**
-   * A row was changed in place where an index keys it by something that can change (a client's
-   * name): the indexes that care move it.
+   * Keeps this table's indexes in step with another table whose rows they read (a record's status
+   * reads its checks; the records by their client's visibility read the client): when a row of
+   * `other` is inserted, changed or deleted, the rows of this table that `rowsOf` names are placed
+   * again.
    */
-  changed(row: T): void {
-    for (const index of this.groups) index.update?.(row)
+  follows<O extends { readonly id: number }>(other: Table<O>, rowsOf: (row: O) => Iterable<T>): void {
+    const placeAgain = (row: O) => {
+      for (const own of rowsOf(row)) for (const index of this.groups) index.update?.(own)
+    }
+    other.index({ add: placeAgain, remove: placeAgain, update: placeAgain })
   }
 
   /** Keeps an index of the resource's own in step with the table's inserts, deletes and changes. */
@@ -144,7 +170,7 @@ export class Table<T extends { id: number }> implements Iterable<T> {
    * client), kept in step with the table.
    */
   groupBy<K>(keyOf: (row: T) => K): GroupIndex<K, T> {
-    const group = new GroupIndex<K, T>(keyOf, this.rows)
+    const group = new GroupIndex<K, T>(keyOf)
     for (const row of this.rows) group.add(row)
     this.groups.push(group)
     return group
@@ -158,35 +184,25 @@ export class Table<T extends { id: number }> implements Iterable<T> {
     return this.follow(new InsertionOrder(before, this.rows))
   }
 
-  /**
-   * Rows in parts by a key that can change (archived or not), each part in the order `before`
-   * gives; services that change the key call changed(row). See Partition.
-   */
+  /** Rows in parts by a key that can change (archived or not), each part in the order `before` gives. See Partition. */
   partitionBy<K>(keyOf: (row: T) => K, before: (a: T, b: T) => boolean): Partition<K, T> {
     return this.follow(new Partition(keyOf, before, this.rows))
   }
 
   /**
    * Rows in parts by keys that can change, a row in the part of each of its keys (a client in the
-   * part of each of its assignees), each part in the order `before` gives; services that change the
-   * keys call changed(row). See PartitionByEach.
+   * part of each of its assignees), each part in the order `before` gives. See PartitionByEach.
    */
   partitionByEach<K>(keysOf: (row: T) => readonly K[], before: (a: T, b: T) => boolean): PartitionByEach<K, T> {
     return this.follow(new PartitionByEach(keysOf, before, this.rows))
   }
 
-  /**
-   * The rows that hold each key, a row holding several (a record document's attachments), which it
-   * may gain after it is inserted: services that give a row a key call changed(row). See GroupByEach.
-   */
+  /** The rows that hold each key, a row holding several (a record document's attachments), which it may gain after it is inserted. See GroupByEach. */
   groupByEach<K>(keysOf: (row: T) => readonly K[]): GroupByEach<K, T> {
     return this.follow(new GroupByEach(keysOf, this.rows))
   }
 
-  /**
-   * The rows kept in the order `compare` gives, by values that never change (a creation moment)
-   * or that services tell of when they do (a client's name: changed(row)). See OrderedRows.
-   */
+  /** The rows kept in the order `compare` gives, by values that may change (a client's name). See OrderedRows. */
   orderedBy(compare: (a: T, b: T) => number): OrderedRows<T> {
     return this.follow(new OrderedRows(compare, this.rows))
   }
@@ -199,7 +215,7 @@ export class Table<T extends { id: number }> implements Iterable<T> {
 
   /** Rows by a unique key that never changes once a row exists (a form's reference), kept in step with the table. */
   uniqueBy<K>(keyOf: (row: T) => K): UniqueIndex<K, T> {
-    const index = new UniqueIndex<K, T>(keyOf, this.rows)
+    const index = new UniqueIndex<K, T>(keyOf)
     for (const row of this.rows) index.add(row)
     this.groups.push(index)
     return index
@@ -226,23 +242,17 @@ export function firstWhere<T>(rows: readonly T[], reached: (row: T) => boolean):
 export interface RowIndex<T> {
   add(row: T): void
   remove(row: T): void
-  /** The row changed in place (Table.changed). */
+  /** The row changed (Table.update), or a row of a table this one follows did (Table.follows). */
   update?(row: T): void
 }
 
 export class UniqueIndex<K, T extends object> implements RowIndex<T> {
   private readonly rows = new Map<K, T>()
 
-  /** table: the table's rows, what a row handed out is recorded against. */
-  constructor(
-    private readonly keyOf: (row: T) => K,
-    private readonly table: readonly T[],
-  ) {}
+  constructor(private readonly keyOf: (row: T) => K) {}
 
   get(key: K): T | undefined {
-    const row = this.rows.get(key)
-    if (recording.on && row) touched(this.table, row)
-    return row
+    return this.rows.get(key)
   }
 
   add(row: T): void {
@@ -257,21 +267,9 @@ export class UniqueIndex<K, T extends object> implements RowIndex<T> {
 export class GroupIndex<K, T extends object> implements RowIndex<T> {
   private readonly groups = new Map<K, T[]>()
 
-  /** table: the table's rows, what rows handed out are recorded against. */
-  constructor(
-    private readonly keyOf: (row: T) => K,
-    private readonly table: readonly T[],
-  ) {}
+  constructor(private readonly keyOf: (row: T) => K) {}
 
   get(key: K): readonly T[] {
-    const group = this.groups.get(key)
-    if (!group) return []
-    if (recording.on) touchedAll(this.table, group)
-    return group
-  }
-
-  /** A group with nothing recorded (get records what a request is handed): for an index that follows another table (a client's files). */
-  peek(key: K): readonly T[] {
     return this.groups.get(key) ?? []
   }
 
@@ -300,7 +298,7 @@ export class GroupIndex<K, T extends object> implements RowIndex<T> {
 export class GroupByEach<K, T extends object> implements RowIndex<T> {
   private holders: Map<K, T[]> | undefined
 
-  /** table: the table's rows, what handed-out rows are recorded against. */
+  /** table: the table's rows, which it is built from at its first use. */
   constructor(
     private readonly keysOf: (row: T) => readonly K[],
     private readonly table: readonly T[],
@@ -311,9 +309,7 @@ export class GroupByEach<K, T extends object> implements RowIndex<T> {
       this.holders = new Map()
       for (const row of this.table) this.file(row)
     }
-    const rows = (this.holders.get(key) ?? []).filter((row) => this.keysOf(row).includes(key))
-    if (recording.on) touchedAll(this.table, rows)
-    return rows
+    return (this.holders.get(key) ?? []).filter((row) => this.keysOf(row).includes(key))
   }
 
   add(row: T): void {
@@ -380,12 +376,12 @@ export class InsertionOrder<T> implements RowIndex<T> {
  * order `before` gives, by a key that never changes (an id, a creation moment): a list filtered by
  * the key and sorted that way is then a part as it is. A row is found in its part by a binary
  * search, so moving one costs a search and a splice. Built at its first use, then kept in step
- * with the table's inserts, deletes and changes (Table.changed).
+ * with the table's inserts, deletes and changes (Table.update).
  */
 export class Partition<K, T extends object> implements RowIndex<T> {
   private parts: Map<K, T[]> | undefined
 
-  /** table: the table's rows, what handed-out rows are recorded against. */
+  /** table: the table's rows, which it is built from at its first use. */
   constructor(
     private readonly keyOf: (row: T) => K,
     private readonly before: (a: T, b: T) => boolean,
@@ -394,9 +390,7 @@ export class Partition<K, T extends object> implements RowIndex<T> {
 
   /** The rows whose key is `key`, in `before`'s order (read-only). */
   get(key: K): readonly T[] {
-    const part = this.built().get(key) ?? []
-    if (recording.on) touchedAll(this.table, part)
-    return part
+    return this.built().get(key) ?? []
   }
 
   add(row: T): void {
@@ -468,14 +462,14 @@ function partsOf<K, T>(rows: readonly T[], keysOf: (row: T) => readonly K[], bef
  * in the part of each user assigned to it, none when nobody is), each part kept in the order
  * `before` gives by a key that never changes (an id, a creation moment): a list of one key's rows
  * in that order is then its part as it is. Built at its first use, then kept in step with the
- * table's inserts, deletes and changes (Table.changed). A row's old keys are gone once it has
+ * table's inserts, deletes and changes (Table.update). A row's old keys are gone once it has
  * changed, so a change or a delete looks for the row in every part, a binary search each: meant
  * for keys of which a team has few (its members).
  */
 export class PartitionByEach<K, T extends object> implements RowIndex<T> {
   private parts: Map<K, T[]> | undefined
 
-  /** table: the table's rows, what handed-out rows are recorded against. */
+  /** table: the table's rows, which it is built from at its first use. */
   constructor(
     private readonly keysOf: (row: T) => readonly K[],
     private readonly before: (a: T, b: T) => boolean,
@@ -485,9 +479,7 @@ export class PartitionByEach<K, T extends object> implements RowIndex<T> {
   /** The rows that have `key`, in `before`'s order (read-only). */
   get(key: K): readonly T[] {
     this.parts ??= partsOf(this.table, this.keysOf, this.before)
-    const part = this.parts.get(key) ?? []
-    if (recording.on) touchedAll(this.table, part)
-    return part
+    return this.parts.get(key) ?? []
   }
 
   add(row: T): void {
@@ -527,7 +519,7 @@ export class PartitionByEach<K, T extends object> implements RowIndex<T> {
 export class OrderedRows<T extends object> implements RowIndex<T> {
   private sorted: T[] | undefined
 
-  /** table: the table's rows, what handed-out rows are recorded against. */
+  /** table: the table's rows, which it is built from at its first use. */
   constructor(
     private readonly compare: (a: T, b: T) => number,
     private readonly table: readonly T[],
@@ -536,7 +528,6 @@ export class OrderedRows<T extends object> implements RowIndex<T> {
   /** The rows in order (read-only). */
   rows(): readonly T[] {
     this.sorted ??= [...this.table].sort(this.compare)
-    if (recording.on) touchedAll(this.table, this.sorted)
     return this.sorted
   }
 

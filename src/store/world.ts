@@ -1,10 +1,11 @@
 // The whole mock's state: users and tokens (global, as in the real service), and one isolated
 // state per team, chosen by the token. The data is plain JSON, so a data file holds it as it is; the
 // Store and each Team add the indexes requests need (tables with a Map by id).
-import { ChangeCount } from '../kernel/answer-cache.ts'
+import { ChangeCounts, type ChangeCount } from '../kernel/answer-cache.ts'
 import type { Role } from '../kernel/roles.ts'
 import { forgetJobQueue, replaceTeamJobs, type JobQueueLog, type JobRow } from '../kernel/scheduler.ts'
 import { changed, deleted, inserted, recording, register, sequenceMoved, teamChanged, touched, unregister, type ChangeSink } from './changes.ts'
+import { applyChange, type RowChange } from './table.ts'
 import type { MemberRow, TeamRow, TokenRow, UserRow } from './identity.ts'
 
 /** Bumped when the stored shape changes, so an old --data file is refused with a clear message. */
@@ -66,10 +67,17 @@ export type Team = TeamMembers & TeamTables
 class TeamMembers {
   private readonly membersByUser = new Map<number, MemberRow>()
 
+  /**
+   * changes: the team's change count, which its tables and its own update methods move on; world:
+   * the world's, which a change to the team's row or its members moves on too (other teams show
+   * them: a shared user's teams, a member's name where they were assigned).
+   */
   constructor(
     readonly state: TeamState,
     private readonly declarations: readonly TableDeclaration[],
     sink: ChangeSink | undefined,
+    readonly changes: ChangeCount,
+    private readonly world: ChangeCount,
   ) {
     const rows = state as unknown as Record<string, unknown[] | undefined>
     for (const declaration of declarations) {
@@ -85,8 +93,29 @@ class TeamMembers {
   }
 
   get row(): TeamRow {
-    if (recording.on) touched(this.state, this.state.team)
     return this.state.team
+  }
+
+  /** Changes the team's own row (PATCH /team, the control API). */
+  updateRow(change: RowChange<TeamRow>): TeamRow {
+    applyChange(this.state.team, change)
+    if (recording.on) touched(this.state, this.state.team)
+    this.changedWorld()
+    return this.state.team
+  }
+
+  /** Changes a membership (a role, leaving the team). */
+  updateMember(member: MemberRow, change: RowChange<MemberRow>): MemberRow {
+    if (this.membersByUser.get(member.user) !== member) throw new Error(`team ${this.id}: user ${member.user}'s membership is not this team's`)
+    applyChange(member, change)
+    if (recording.on) touched(this.state.members, member)
+    this.changedWorld()
+    return member
+  }
+
+  private changedWorld(): void {
+    this.changes.bump()
+    this.world.bump()
   }
 
   /** Everyone who is or was in the team (role null: left), in the order they joined. */
@@ -97,25 +126,12 @@ class TeamMembers {
   /** A current member (not someone who left). */
   member(userId: number): MemberRow | undefined {
     const member = this.membersByUser.get(userId)
-    if (!member?.role) return undefined
-    if (recording.on) touched(this.state.members, member)
-    return member
-  }
-
-  /**
-   * The membership a token acts with, looked up on every request: it records nothing, so a write
-   * does not log the caller's rows each time. What changes them looks them up again (store.user()).
-   */
-  memberForToken(userId: number): MemberRow | undefined {
-    const member = this.membersByUser.get(userId)
     return member?.role ? member : undefined
   }
 
   /** The membership row of anyone who is or was in the team. */
   membership(userId: number): MemberRow | undefined {
-    const member = this.membersByUser.get(userId)
-    if (recording.on && member) touched(this.state.members, member)
-    return member
+    return this.membersByUser.get(userId)
   }
 
   /** Whether anything of the client keeps it from being deleted (its records: see clients/rules.ts). */
@@ -141,6 +157,7 @@ class TeamMembers {
     this.state.members.push(member)
     if (recording.on) inserted(this.state.members, member)
     this.membersByUser.set(user, member)
+    this.changedWorld()
     return member
   }
 
@@ -149,8 +166,8 @@ class TeamMembers {
   }
 }
 
-function openTeam(state: TeamState, declarations: readonly TableDeclaration[], sink: ChangeSink | undefined): Team {
-  return new TeamMembers(state, declarations, sink) as unknown as Team
+function openTeam(state: TeamState, declarations: readonly TableDeclaration[], sink: ChangeSink | undefined, counts: ChangeCounts): Team {
+  return new TeamMembers(state, declarations, sink, counts.team(state.team.id), counts.world) as unknown as Team
 }
 
 /** What a team's changes are recorded against: its state (for its `team` row) and each array of rows. */
@@ -252,8 +269,8 @@ export class Store {
   /** Where changes are recorded (a --data world); undefined in memory. */
   private sink: ChangeSink | undefined
   private background: <T>(work: () => T) => T = (work) => work()
-  /** Moves on around everything that may change the world (kernel/answer-cache.ts): requests that write are counted by the app. */
-  readonly changes = new ChangeCount()
+  /** The world's change count and each team's (kernel/answer-cache.ts), moved on by every change made through the store. */
+  readonly changes = new ChangeCounts()
 
   /** tables: every resource's TableDeclaration (src/tables.ts). */
   constructor(
@@ -270,7 +287,7 @@ export class Store {
     this.teams.clear()
     for (const user of this.data.users) this.users.set(user.id, user)
     for (const token of this.data.tokens) this.tokens.set(token.token, token)
-    for (const state of this.data.teams) this.teams.set(state.team.id, openTeam(state, this.tables, this.sink))
+    for (const state of this.data.teams) this.teams.set(state.team.id, openTeam(state, this.tables, this.sink, this.changes))
     if (this.sink) for (const place of WORLD_PLACES) register(this.sink, this.data[place], place)
   }
 
@@ -297,12 +314,12 @@ export class Store {
     for (const job of data.jobs) jobs.push(job)
     Object.assign(this.data, data, { jobs })
     this.open()
-    this.changes.bump()
+    this.changes.world.bump()
   }
 
   /** Runs work that changes the world outside a request (a due job, a webhook attempt) as one write unit. */
   changing<T>(work: () => T): T {
-    return this.changes.during(() => this.background(work))
+    return this.background(work)
   }
 
   /** Records the changes to one of the world's arrays of rows kept elsewhere (the OAuth state), by where it lives. */
@@ -314,7 +331,7 @@ export class Store {
   readonly jobLog: JobQueueLog = {
     added: (job) => inserted(this.data.jobs, job),
     removed: (job) => deleted(this.data.jobs, job),
-    unit: (work) => this.changes.during(() => this.background(work)),
+    unit: (work) => this.background(work),
   }
 
   nextId(sequence: SequenceName): number {
@@ -325,16 +342,30 @@ export class Store {
   }
 
   user(id: number): UserRow | undefined {
-    const user = this.users.get(id)
-    if (recording.on && user) touched(this.data.users, user)
-    return user
+    return this.users.get(id)
   }
 
   userByEmail(email: string): UserRow | undefined {
     const wanted = email.toLowerCase()
-    const user = this.data.users.find((row) => row.email.toLowerCase() === wanted)
-    if (recording.on && user) touched(this.data.users, user)
+    return this.data.users.find((row) => row.email.toLowerCase() === wanted)
+  }
+
+  /** Changes a user (PATCH /me, the control API): every team they are in shows them. */
+  updateUser(user: UserRow, change: RowChange<UserRow>): UserRow {
+    if (this.users.get(user.id) !== user) throw new Error(`store: user ${user.id} is not the world's`)
+    applyChange(user, change)
+    if (recording.on) touched(this.data.users, user)
+    this.changes.world.bump()
     return user
+  }
+
+  /** Changes a token (revoked, expired). */
+  updateToken(token: TokenRow, change: RowChange<TokenRow>): TokenRow {
+    if (this.tokens.get(token.token) !== token) throw new Error('store: a token that is not the world\'s')
+    applyChange(token, change)
+    if (recording.on) touched(this.data.tokens, token)
+    this.changes.world.bump()
+    return token
   }
 
   team(id: number): Team | undefined {
@@ -364,10 +395,11 @@ export class Store {
 
   addTeam(state: TeamState): Team {
     // Opening the team gives its state an empty array for every table: the log takes it after that.
-    const team = openTeam(state, this.tables, this.sink)
+    const team = openTeam(state, this.tables, this.sink, this.changes)
     teamChanged(this.sink, state.team.id, state)
     this.data.teams.push(state)
     this.teams.set(team.id, team)
+    this.changes.world.bump()
     return team
   }
 
@@ -405,10 +437,12 @@ export class Store {
     const old = this.teams.get(state.team.id)
     if (!old) throw new Error(`store: no team ${state.team.id} to replace`)
     for (const [, holder] of recordedParts(old.state)) unregister(holder)
-    const team = openTeam(state, this.tables, this.sink)
+    const team = openTeam(state, this.tables, this.sink, this.changes)
     teamChanged(this.sink, state.team.id, state)
     this.data.teams[this.data.teams.indexOf(old.state)] = state
     this.teams.set(team.id, team)
+    team.changes.bump()
+    this.changes.world.bump()
     return team
   }
 
@@ -420,6 +454,8 @@ export class Store {
     const team = this.teams.get(id)
     if (!team) return false
     this.teams.delete(id)
+    this.changes.forget(id)
+    this.changes.world.bump()
     this.data.teams.splice(this.data.teams.indexOf(team.state), 1)
     for (const [, holder] of recordedParts(team.state)) unregister(holder)
     changed(this.sink, ['x', id])
@@ -448,7 +484,7 @@ export class Store {
     if (token.expires_at !== null && token.expires_at <= now()) return undefined
     const user = this.users.get(token.user)
     const team = this.teams.get(token.team)
-    const member = team?.memberForToken(token.user)
+    const member = team?.member(token.user)
     if (!user || user.is_disabled || !team || !member) return undefined
     return { token, user, team, member: member as MemberRow & { role: Role } }
   }

@@ -113,7 +113,6 @@ export function dashboardRoutes(app: Hono, options: DashboardOptions): void {
   app.get(SCRIPT_PATH, (c) => scriptResponse(c, DASHBOARD_SCRIPT))
 
   app.get(DASHBOARD_BASE, (c) => {
-    services.scheduler.runDue()
     return pageResponse(c, { title: 'Dashboard', main: picker(pickerTeams(services)) })
   })
 
@@ -123,7 +122,6 @@ export function dashboardRoutes(app: Hono, options: DashboardOptions): void {
   })
 
   app.get(`${DASHBOARD_BASE}/teams/:team/version`, (c) => {
-    services.scheduler.runDue()
     const team = services.store.team(Number(c.req.param('team')))
     return team ? c.json({ version: versions.of(team) }, 200, { 'cache-control': 'no-store' }) : c.json({ error: 'Team not found' }, 404)
   })
@@ -131,7 +129,6 @@ export function dashboardRoutes(app: Hono, options: DashboardOptions): void {
   const base = `${DASHBOARD_BASE}/teams/:team{[0-9]+}/as/:user{[0-9]+}`
 
   app.get(base, async (c) => {
-    services.scheduler.runDue()
     const found = session(c, new URL(c.req.url).pathname)
     if (!found) return noMember(c)
     const { identity, api, viewer } = found
@@ -178,7 +175,6 @@ ${clientsPanel(clients.ok ? dataOf<ClientJson>(clients.body) : [], clients.ok ? 
   })
 
   app.get(`${base}/records/:record{[0-9]+}`, async (c) => {
-    services.scheduler.runDue()
     const found = session(c, new URL(c.req.url).pathname)
     if (!found) return noMember(c)
     const { identity, api, viewer } = found
@@ -214,7 +210,6 @@ ${recordDetail(viewer, record.body, typeof record.body.client === 'object' ? rec
 
   /** An action: the form's fields, the API as the member; answers with a 303 back to the page with a notice or the problem. */
   const action = (handle: (input: { c: Context; fields: Record<string, string>; api: ApiCaller; identity: Identity }) => Promise<{ notice: string } | { problem: string }>) => async (c: Context) => {
-    services.scheduler.runDue()
     const found = session(c, '')
     if (!found) return noMember(c)
     const parsed = await c.req.parseBody()

@@ -245,8 +245,6 @@ export function performRoutes(app: Hono, services: Services): void {
   const withAccess =
     (handle: (c: PerformContext, access: Access) => Response | Promise<Response>) =>
     async (c: PerformContext): Promise<Response> => {
-      // Whatever fell due on the clock (an expiry, a check's result) happens before the client sees the record.
-      services.scheduler.runDue()
       const access = await accessOf(c, services)
       return access instanceof Response ? access : handle(c, access)
     }

@@ -3,10 +3,11 @@
 // Text is escaped like every value; a link keeps only an http(s) or mailto address.
 import type { RichTextBlockJson, RichTextInlineJson, RichTextJson } from '../contracts/generated.ts'
 import { attr, h, type Html } from './page.ts'
+import type { Frozen } from '../kernel/frozen.ts'
 
 const SAFE_LINK = /^(https?:|mailto:)/i
 
-function inline(node: RichTextInlineJson): Html {
+function inline(node: Frozen<RichTextInlineJson>): Html {
   if (node.type === 'hardBreak') return h`<br>`
   return (node.marks ?? []).reduce<Html>((inner, mark) => {
     switch (mark.type) {
@@ -26,7 +27,7 @@ function inline(node: RichTextInlineJson): Html {
   }, h`${node.text}`)
 }
 
-function block(node: RichTextBlockJson): Html {
+function block(node: Frozen<RichTextBlockJson>): Html {
   if (node.type === 'paragraph') return h`<p>${(node.content ?? []).map(inline)}</p>`
   const items = node.content.map((item) => h`<li>${item.content.map(block)}</li>`)
   if (node.type === 'bulletList') return h`<ul>${items}</ul>`
@@ -34,6 +35,6 @@ function block(node: RichTextBlockJson): Html {
   return h`<ol${attr('start', typeof start === 'number' ? start : undefined)}>${items}</ol>`
 }
 
-export function richText(doc: RichTextJson): Html {
+export function richText(doc: Frozen<RichTextJson>): Html {
   return h`<div class="rich-text">${doc.content.map(block)}</div>`
 }

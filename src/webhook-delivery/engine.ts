@@ -259,7 +259,7 @@ export function createWebhookDelivery(services: Omit<Services, 'webhooks'>, opti
   }
 
   const enqueue = (team: Team, delivery: WebhookDeliveryRow) => {
-    delivery.state = 'queued'
+    if (delivery.state !== 'queued') team.webhookDeliveries.update(delivery, { state: 'queued' })
     retries.delete(delivery.id)
     // After close() the delivery stays queued in the state, for resume() on the next start.
     if (closing.signal.aborted) return
@@ -296,18 +296,20 @@ export function createWebhookDelivery(services: Omit<Services, 'webhooks'>, opti
   }
 
   /** Writes an attempt's request and response into the log. */
-  const logAttempt = (delivery: WebhookDeliveryRow, url: string, request: ReturnType<typeof requestOf>, number: number, sentAt: string, response: RecordedResponse | null) => {
-    delivery.attempts = number
-    delivery.request = { url, method: 'POST', headers: request.headers, body: request.body as DeliveryRequest['body'] }
-    delivery.response = response
-    delivery.last_sent_at = sentAt
+  const logAttempt = (team: Team, delivery: WebhookDeliveryRow, url: string, request: ReturnType<typeof requestOf>, number: number, sentAt: string, response: RecordedResponse | null) => {
+    team.webhookDeliveries.update(delivery, {
+      attempts: number,
+      request: { url, method: 'POST', headers: request.headers, body: request.body as DeliveryRequest['body'] },
+      response,
+      last_sent_at: sentAt,
+    })
   }
 
   /** A payload that failed for good (every attempt, or given up): it counts toward disabling the webhook. */
   const failed = (team: Team, webhook: WebhookRow, delivery: WebhookDeliveryRow) => {
-    delivery.state = 'failed'
+    team.webhookDeliveries.update(delivery, { state: 'failed' })
     settled(delivery)
-    webhook.failures++
+    team.webhooks.update(webhook, { failures: webhook.failures + 1 })
     if (webhook.failures >= DISABLE_AFTER) disable(team, webhook)
     trimLog(team, webhook.id)
   }
@@ -331,7 +333,7 @@ export function createWebhookDelivery(services: Omit<Services, 'webhooks'>, opti
       if (delivery.state === 'queued') unqueue(delivery)
       const number = delivery.attempts + 1
       const sentAt = clock.timestamp()
-      logAttempt(delivery, webhook.url, requestOf(webhook, delivery, number, sentAt), number, sentAt, null)
+      logAttempt(team, delivery, webhook.url, requestOf(webhook, delivery, number, sentAt), number, sentAt, null)
       failed(team, webhook, delivery)
       return
     }
@@ -391,7 +393,7 @@ export function createWebhookDelivery(services: Omit<Services, 'webhooks'>, opti
     for (const delivery of team.deliveriesByWebhook.get(webhook.id)) {
       // The attempt in flight settles on its own; everything else waiting is dropped.
       if (delivery.state === 'waiting' || (delivery.state === 'queued' && delivery.id !== lane?.current)) {
-        delivery.state = 'dropped'
+        team.webhookDeliveries.update(delivery, { state: 'dropped' })
         settled(delivery)
       }
     }
@@ -400,8 +402,7 @@ export function createWebhookDelivery(services: Omit<Services, 'webhooks'>, opti
   }
 
   const disable = (team: Team, webhook: WebhookRow) => {
-    webhook.is_enabled = false
-    webhook.updated_at = clock.timestamp()
+    team.webhooks.update(webhook, { is_enabled: false, updated_at: clock.timestamp() })
     stop(team, webhook)
   }
 
@@ -425,7 +426,7 @@ export function createWebhookDelivery(services: Omit<Services, 'webhooks'>, opti
         return undefined
       }
       if (!webhook.is_enabled) {
-        delivery.state = 'dropped'
+        team.webhookDeliveries.update(delivery, { state: 'dropped' })
         settled(delivery)
         trimLog(team, webhook.id)
         return undefined
@@ -450,16 +451,16 @@ export function createWebhookDelivery(services: Omit<Services, 'webhooks'>, opti
         if (current === undefined) forget(delivery.id)
         return
       }
-      logAttempt(delivery, url, request, number, sentAt, response)
+      logAttempt(team, delivery, url, request, number, sentAt, response)
       if (isSuccess(response) || !webhook.is_enabled) {
-        delivery.state = isSuccess(response) ? 'delivered' : 'dropped'
-        if (isSuccess(response)) webhook.failures = 0
+        team.webhookDeliveries.update(delivery, { state: isSuccess(response) ? 'delivered' : 'dropped' })
+        if (isSuccess(response) && webhook.failures !== 0) team.webhooks.update(webhook, { failures: 0 })
         settled(delivery)
         trimLog(team, webhook.id)
         return
       }
       if (number < MAX_ATTEMPTS) {
-        delivery.state = 'waiting'
+        team.webhookDeliveries.update(delivery, { state: 'waiting' })
         const delay = (RETRY_DELAYS_SECONDS[number - 1] as number) * 1000
         retries.set(delivery.id, scheduler.schedule(RETRY_JOB, team.id, delivery.id, new Date(clock.nowMs() + delay)))
         return

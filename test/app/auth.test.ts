@@ -99,14 +99,14 @@ describe('401 Unauthenticated', () => {
     const { api, users } = mock.newTeam()
     const user = mock.store.user(users.member.id)
     if (!user) throw new Error('no member')
-    user.is_disabled = true
+    mock.store.updateUser(user, { is_disabled: true })
     for (const path of ['/status', '/me', '/team']) {
       const res = await api('member').get(path)
       expect(res.status).toBe(401)
       expect(res.body).toEqual(UNAUTHENTICATED)
     }
     expect((await api('owner').get('/status')).status).toBe(204)
-    user.is_disabled = false
+    mock.store.updateUser(user, { is_disabled: false })
     expect((await api('member').get('/status')).status).toBe(204)
   })
 
@@ -114,7 +114,7 @@ describe('401 Unauthenticated', () => {
     const mock = createTestMock()
     const sam = mock.store.userByEmail('sam.carter@consultants.example')
     if (!sam) throw new Error('no seeded Sam')
-    sam.is_disabled = true
+    mock.store.updateUser(sam, { is_disabled: true })
     for (const token of ['ivs_shared_acme', 'ivs_shared_globex']) {
       const res = await mock.api(token).get('/me')
       expect(res.status).toBe(401)
@@ -124,8 +124,8 @@ describe('401 Unauthenticated', () => {
 
   it('rejects a token whose user has left the team (role null)', async () => {
     const mock = createTestMock()
-    const { api, members } = mock.newTeam()
-    members.member.role = null
+    const { api, members, team } = mock.newTeam()
+    team.updateMember(members.member, { role: null })
     const res = await api('member').get('/me')
     expect(res.status).toBe(401)
     expect(res.body).toEqual(UNAUTHENTICATED)

@@ -250,11 +250,11 @@ async function world(assigned: Role[] = [], withRecord = false): Promise<World> 
     source_subtype: 'requested',
     created_by: { type: 'client', id: w.client },
   })
-  requested?.attachments.push(uploaded.attachment)
+  if (requested) team.team.recordDocuments.update(requested, { attachments: [...requested.attachments, uploaded.attachment] })
   // An item of another record of the client, so that adding the record itself is new (201).
   const inCase = giveRecord(mock, team.team, w.client, { steps: [{ type: 'check.identity' }], assignees: assigneeRows(mock, ...users.map((user) => user.team_member)) })
   const caseItem = { id: mock.store.nextId('case_item'), record: inCase.id, created_at: NOW, updated_at: NOW }
-  caseRow.items.push(caseItem)
+  team.team.cases.update(caseRow, { items: [...caseRow.items, caseItem] })
   return { ...w, record: record.id, step: record.steps[0]!.id, recordAssignee: recordAssignees.body.data[0].id, correction: correction.id, caseItem: caseItem.id }
 }
 
@@ -647,7 +647,7 @@ describe('a member who left the team (role null)', () => {
     const team = mock.newTeam()
     const left = team.users.member
     expect((await team.api('member').get('/status')).status).toBe(204)
-    team.members.member.role = null
+    team.team.updateMember(team.members.member, { role: null })
     for (const path of ['/status', '/me', '/team/me', '/clients']) {
       const res = await team.api('member').get(path)
       expect(res.status, path).toBe(401)

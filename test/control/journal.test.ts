@@ -62,7 +62,7 @@ describe('the journal', () => {
     expect((await owner.post(`/cases/${kase.body.id as number}/reviews`, { status: 'pending' })).status).toBe(201)
     // forbidden, unauthenticated (a revoked token of this team), unknown operation
     expect((await team.api('read-only').post('/clients', CLIENT)).status).toBe(403)
-    mock.store.data.tokens.find((token) => token.token === team.tokens.member)!.revoked_at = NOW
+    mock.store.updateToken(mock.store.data.tokens.find((token) => token.token === team.tokens.member)!, { revoked_at: NOW })
     expect((await team.api('member').get('/clients')).status).toBe(401)
     expect((await owner.get('/no-such-thing')).status).toBe(404)
     // rate_limited: the 12th request of the window was the last one allowed

@@ -277,17 +277,18 @@ describe('GET and DELETE /_mock/teams/{id}/snapshots', () => {
   it('refuses with a 422 a team whose rows are more JSON than a string holds (it was a 500), and takes it once they are less', async () => {
     const mock = createTestMock()
     const team = await controlTeam(mock, { generate: { clients: 2 } })
-    const [first, second] = (mock.store.team(team.id) as Team).clients.all()
+    const { clients } = mock.store.team(team.id) as Team
+    const [first, second] = clients.all()
     // One flat string of 300 million characters, held by two rows: the team's JSON would be twice that.
     const huge = 'x'.repeat(300_000_000)
-    first!.reference = huge
-    second!.reference = huge
+    clients.update(first!, { reference: huge })
+    clients.update(second!, { reference: huge })
     const refused = await mock.control.post(`/teams/${team.id}/snapshots`, {})
     expect(refused.status).toBe(422)
     expect(refused.body).toEqual({ snapshots: ['The team is too large to snapshot: its rows are more JSON than one string can hold (about 512 MB). Snapshot a smaller team.'] })
     expect((await mock.control.get(`/teams/${team.id}/snapshots`)).body.data).toEqual([])
-    first!.reference = null
-    second!.reference = null
+    clients.update(first!, { reference: null })
+    clients.update(second!, { reference: null })
     expect((await mock.control.post(`/teams/${team.id}/snapshots`, {})).status).toBe(201)
   })
 

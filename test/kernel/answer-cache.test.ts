@@ -1,16 +1,16 @@
 // GET answers kept whole (kernel/answer-cache.ts): through the API, an answer asked again is the
-// same until something that may change the world has run (a write, a control request, due jobs, a
-// webhook attempt), the clock has moved to another second, or someone else asks. A change made
-// behind the mock's back, which no product path makes, shows that the answer was kept.
+// same until its team's rows (or the world's own) have changed, the clock has moved to another
+// second, or someone else asks. A change made behind the store's back, which no product path can
+// make (a row is read-only but through its table), shows that the answer was kept.
 import { describe, expect, it } from 'vitest'
-import { AnswerCache, ChangeCount } from '../../src/kernel/answer-cache.ts'
+import { AnswerCache, ChangeCount, ChangeCounts } from '../../src/kernel/answer-cache.ts'
 import { createTestMock } from '../support/mock.ts'
 
-/** A client's name changed behind the mock's back: no request, job or attempt counts it. */
+/** A client's name changed behind the store's back: nothing counts it. */
 function renameUncounted(mock: ReturnType<typeof createTestMock>, team: ReturnType<ReturnType<typeof createTestMock>['newTeam']>, id: number, lastName: string): void {
   const row = team.team.clients.get(id)
   if (!row) throw new Error(`no client ${id}`)
-  row.name.last_name = lastName
+  ;(row.name as { last_name: string }).last_name = lastName
 }
 
 async function teamWithClient() {
@@ -36,7 +36,7 @@ describe('a GET answer asked again', () => {
     expect((await api.get('/clients')).text).toBe(firstList.text)
     // Another URL was never kept: made now, it shows the row as it is.
     expect(lastNames((await api.get('/clients', { limit: 10 })).body)).toEqual(['Stuart'])
-    mock.store.changes.bump()
+    team.team.changes.bump()
     expect((await api.get(`/clients/${id}`)).body.name).toMatchObject({ last_name: 'Stuart', full_name: 'Nell Stuart' })
     expect(lastNames((await api.get('/clients')).body)).toEqual(['Stuart'])
   })
@@ -52,18 +52,49 @@ describe('a GET answer asked again', () => {
     expect((await api.get(`/clients/${id}`)).body.name.last_name).toBe('Stuart')
   })
 
-  it('is made again after a write through the API, a failed one too, and after any control request', async () => {
+  it('is kept through a refused write and through reads of the control API and the dashboard, and made again after a write', async () => {
     const { mock, team, id } = await teamWithClient()
     const api = team.api()
-    await api.get(`/clients/${id}`)
+    const first = await api.get(`/clients/${id}`)
     renameUncounted(mock, team, id, 'Stuart')
     expect((await api.patch(`/clients/${id}`, { email: 'not an email' })).status).toBe(422)
-    expect((await api.get(`/clients/${id}`)).body.name.last_name).toBe('Stuart')
-    renameUncounted(mock, team, id, 'Hyde')
     expect((await mock.control.get('/clock')).status).toBe(200)
-    expect((await api.get(`/clients/${id}`)).body.name.last_name).toBe('Hyde')
+    expect((await mock.control.get(`/teams/${team.team.id}/snapshots`)).status).toBe(200)
+    expect((await mock.control.get('/journal', { team: team.team.id })).status).toBe(200)
+    // The dashboard's poll, every 2 seconds while a team's page is open.
+    expect((await mock.app.request(`/_mock/ui/teams/${team.team.id}/version`)).status).toBe(200)
+    expect((await api.get(`/clients/${id}`)).text).toBe(first.text)
     expect((await api.patch(`/clients/${id}`, { name: { last_name: 'Villiers' } })).status).toBe(200)
     expect((await api.get(`/clients/${id}`)).body.name.last_name).toBe('Villiers')
+  })
+
+  it("is kept while another team writes, and made again once its own team writes", async () => {
+    const { mock, team, id } = await teamWithClient()
+    const other = mock.newTeam()
+    const api = team.api()
+    const first = await api.get(`/clients/${id}`)
+    const firstList = await api.get('/clients')
+    renameUncounted(mock, team, id, 'Stuart')
+    const written = await other.api().post('/clients', { name: { first_name: 'Ada', last_name: 'Lovelace' }, email: 'ada@example.com' })
+    expect(written.status).toBe(201)
+    expect((await other.api().patch(`/clients/${written.body.id}`, { name: { last_name: 'Byron' } })).status).toBe(200)
+    expect((await api.get(`/clients/${id}`)).text).toBe(first.text)
+    expect((await api.get('/clients')).text).toBe(firstList.text)
+    // A write of its own team, to another row: the team's answers are made anew.
+    expect((await api.post('/clients', { name: { first_name: 'Kit', last_name: 'Marlowe' }, email: 'kit@example.com' })).status).toBe(201)
+    expect((await api.get(`/clients/${id}`)).body.name.last_name).toBe('Stuart')
+    expect(lastNames((await api.get('/clients')).body)).toEqual(['Stuart', 'Marlowe'])
+  })
+
+  it("is made again in every team a shared user is in once the user's own row changes (PATCH /me)", async () => {
+    const mock = createTestMock()
+    const acme = mock.api('ivs_shared_acme')
+    const globex = mock.api('ivs_shared_globex')
+    const before = (await globex.get('/team/members')).text
+    expect((await acme.patch('/me', { name: 'Sam Carter-Jones' })).status).toBe(200)
+    const after = await globex.get('/team/members')
+    expect(after.text).not.toBe(before)
+    expect(after.text).toContain('Sam Carter-Jones')
   })
 
   it('is made again once due jobs have run, within the same second of the clock', async () => {
@@ -114,46 +145,46 @@ describe('a GET answer asked again', () => {
   })
 })
 
-describe('ChangeCount', () => {
-  it('moves on before work and again when it ends: returned, thrown, resolved or rejected', async () => {
-    const changes = new ChangeCount()
-    expect(changes.during(() => changes.value)).toBe(1)
-    expect(changes.value).toBe(2)
-    expect(() =>
-      changes.during(() => {
-        throw new Error('failed')
-      }),
-    ).toThrow('failed')
-    expect(changes.value).toBe(4)
-    const resolving = changes.during(() => Promise.resolve(changes.value))
-    expect(changes.value).toBe(5)
-    expect(await resolving).toBe(5)
-    expect(changes.value).toBe(6)
-    await expect(changes.during(() => Promise.reject(new Error('refused')))).rejects.toThrow('refused')
-    expect(changes.value).toBe(8)
+describe('ChangeCounts', () => {
+  it("keeps one count for each team, apart from the world's and from each other's, and forgets a team removed", () => {
+    const counts = new ChangeCounts()
+    const one = counts.team(1)
+    expect(counts.team(1)).toBe(one)
+    one.bump()
+    one.bump()
+    counts.team(2).bump()
+    expect([one.value, counts.team(2).value, counts.world.value]).toEqual([2, 1, 0])
+    counts.forget(1)
+    expect(counts.team(1).value).toBe(0)
   })
 })
 
 describe('AnswerCache', () => {
   it('keeps at most 4 MiB of answers: past that it starts again', () => {
-    const changes = new ChangeCount()
-    const cache = new AnswerCache(changes, () => '2026-07-01T12:00:00Z')
+    const team = new ChangeCount()
+    const cache = new AnswerCache(new ChangeCount(), () => '2026-07-01T12:00:00Z')
     const answer = Buffer.alloc(1024 * 1024)
-    for (const key of ['a', 'b', 'c']) cache.keep(key, answer, cache.stamp())
-    expect(['a', 'b', 'c'].map((key) => cache.find(key) === answer)).toEqual([true, true, true])
-    cache.keep('d', answer, cache.stamp())
-    expect(['a', 'b', 'c', 'd'].map((key) => cache.find(key) === answer)).toEqual([false, false, false, true])
+    for (const key of ['a', 'b', 'c']) cache.keep(key, answer, cache.stamp(team))
+    expect(['a', 'b', 'c'].map((key) => cache.find(key, team) === answer)).toEqual([true, true, true])
+    cache.keep('d', answer, cache.stamp(team))
+    expect(['a', 'b', 'c', 'd'].map((key) => cache.find(key, team) === answer)).toEqual([false, false, false, true])
     // The same key kept again replaces its answer rather than adding to the total.
-    for (let times = 0; times < 8; times++) cache.keep('e', answer, cache.stamp())
-    expect(cache.find('d')).toBe(answer)
+    for (let times = 0; times < 8; times++) cache.keep('e', answer, cache.stamp(team))
+    expect(cache.find('d', team)).toBe(answer)
   })
 
-  it('keeps an answer at the stamp taken before it was made', () => {
-    const changes = new ChangeCount()
-    const cache = new AnswerCache(changes, () => '2026-07-01T12:00:00Z')
-    const stamp = cache.stamp()
-    changes.bump()
-    cache.keep('made during a change', Buffer.from('{}'), stamp)
-    expect(cache.find('made during a change')).toBeUndefined()
+  it("keeps an answer at the stamp taken before it was made: a change of its team's or of the world's meanwhile makes it stale", () => {
+    const team = new ChangeCount()
+    const world = new ChangeCount()
+    const cache = new AnswerCache(world, () => '2026-07-01T12:00:00Z')
+    cache.keep('made during a team change', Buffer.from('{}'), cache.stamp(team))
+    team.bump()
+    expect(cache.find('made during a team change', team)).toBeUndefined()
+    cache.keep('made during a world change', Buffer.from('{}'), cache.stamp(team))
+    world.bump()
+    expect(cache.find('made during a world change', team)).toBeUndefined()
+    cache.keep('kept', Buffer.from('{}'), cache.stamp(team))
+    expect(cache.find('kept', new ChangeCount())).toBeUndefined()
+    expect(cache.find('kept', team)?.toString()).toBe('{}')
   })
 })

@@ -64,7 +64,7 @@ describe('GET /oauth/authorize', () => {
     const team = mock.newTeam()
     const membership = team.team.membership(team.users.member.id)
     if (!membership) throw new Error('the member is a member')
-    membership.role = null
+    team.team.updateMember(membership, { role: null })
     const page = (await consentPage(mock, REQUEST)).text
     expect(page).not.toContain(`value="${team.users.member.id}:${team.team.id}"`)
     expect(page).toContain(`value="${team.users.owner.id}:${team.team.id}"`)

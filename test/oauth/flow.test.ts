@@ -239,7 +239,7 @@ describe('OAuth access tokens on /api/v2', () => {
     expect([write.status, write.body]).toEqual([403, { message: 'This action is unauthorized.' }])
     const membership = team.team.membership(team.users['read-only'].id)
     if (!membership) throw new Error('the read-only user is a member')
-    membership.role = null
+    team.team.updateMember(membership, { role: null })
     const left = await mock.api(access_token).get('/me')
     expect([left.status, left.body]).toEqual([401, UNAUTHENTICATED])
   })

@@ -396,7 +396,7 @@ describe.each(PARENTS)('$name assignees', (parent) => {
         const { mock, team, id, api } = await setup()
         const other = mock.newTeam()
         const left = team.users.member
-        team.members.member.role = null
+        team.team.updateMember(team.members.member, { role: null })
         const acmeOwner = mock.store.userByEmail('olivia.bennett@acme-recruitment.example') as UserRow
         const before = snapshot(mock)
         const res = await api.post(collection(id), items(team.users.owner.id, 987_654_321, team.users.assumed.id, other.users.owner.id, left.id, acmeOwner.id))
@@ -415,7 +415,7 @@ describe.each(PARENTS)('$name assignees', (parent) => {
         ['an unknown user id', () => 987_654_321],
         ["another team's user", (mock: TestMock) => mock.newTeam().users.owner.id],
         ['someone who left the team', (_: TestMock, team: NewTeam) => {
-          team.members['read-only'].role = null
+          team.team.updateMember(team.members['read-only'], { role: null })
           return team.users['read-only'].id
         }],
       ])('refuses %s in the second item, for POST and PUT alike', async (_, user) => {
@@ -566,7 +566,7 @@ describe.each(PARENTS)('$name assignees', (parent) => {
       const { mock, team, id, api } = await setup()
       const first = nextAssigneeId(mock)
       await add(api, id, [team.users.owner.id, team.users.member.id])
-      team.members.member.role = null
+      team.team.updateMember(team.members.member, { role: null })
       expect(await assignees(api, id)).toEqual([assignee(first, team, 'owner'), assignee(first + 1, team, 'member', null)])
       const res = await api.delete(`${collection(id)}/${first + 1}`)
       expect(res.status).toBe(204)

@@ -293,7 +293,8 @@ describe('DELETE /attachments/{id}', () => {
     }
     if (holder === 'a record document') {
       const record = giveRecord(mock, team.team, client, { steps: [{ type: 'document.request', preferences: { title: 'Payslip', instructions: 'Your latest payslip' } }] })
-      team.team.recordDocuments.get(record.steps[0]?.document as number)?.attachments.push(id)
+      const document = team.team.recordDocuments.get(record.steps[0]?.document as number)!
+      team.team.recordDocuments.update(document, { attachments: [...document.attachments, id] })
     }
     if (holder === 'a form answer') giveFormWithUploads(mock, team.team, client, [id])
     const res = await api.delete(`/attachments/${id}`)
@@ -321,7 +322,7 @@ describe('PUT /attachments/{id}/redact (spec rule 2)', () => {
     const client = await newClient(api)
     const record = giveRecord(mock, team.team, client, { steps: [{ type: 'document.request', preferences: { title: 'Passport', instructions: 'The photo page' } }] })
     const document = team.team.recordDocuments.get(record.steps[0]?.document as number)
-    document?.attachments.push(uploaded.body.id)
+    if (document) team.team.recordDocuments.update(document, { attachments: [...document.attachments, uploaded.body.id] })
     const file = mock.teamContext(team.team).team.files.insert({
       id: mock.store.nextId('file'),
       client,

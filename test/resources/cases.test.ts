@@ -6,7 +6,7 @@ import { at, createTestMock, NOW, type TestMock } from '../support/mock.ts'
 import { giveRecord } from '../support/rows.ts'
 import { singlePage } from '../support/wire.ts'
 import type { Role } from '../../src/kernel/roles.ts'
-import { setCaseAssignees, type CaseRow } from '../../src/resources/cases/index.ts'
+import { setCaseAssignees } from '../../src/resources/cases/index.ts'
 
 const BASE = 'http://localhost/api/v2'
 const FORBIDDEN = { message: 'This action is unauthorized.' }
@@ -456,7 +456,7 @@ describe('GET /cases/{id}/assignees', () => {
     const mock = createTestMock()
     const team = mock.newTeam()
     const ctx = mock.teamContext(team.team)
-    const row: CaseRow = { id: 1, client: 1, name: 'x', reference: null, status: 'action_required', status_changed_at: NOW, items: [], assignees: [], created_by: null, created_at: NOW, updated_at: NOW, archived_at: null }
+    const row = team.team.cases.insert({ id: mock.store.nextId('case'), client: 1, name: 'x', reference: null, status: 'action_required', status_changed_at: NOW, items: [], assignees: [], created_by: null, created_at: NOW, updated_at: NOW, archived_at: null })
     const [first] = setCaseAssignees(ctx, row, [team.users.owner.id])
     setCaseAssignees(ctx, row, [team.users.owner.id, team.users.member.id, team.users.owner.id])
     expect(row.assignees.map((assignee) => [assignee.id === first?.id, assignee.user])).toEqual([
@@ -535,7 +535,7 @@ describe('GET /cases', () => {
 
   it('filters by client_visibility', async () => {
     const w = await listWorld()
-    w.team.team.clients.get(w.bo)!.archived_at = NOW
+    w.team.team.clients.update(w.team.team.clients.get(w.bo)!, { archived_at: NOW })
     expect(await w.ids({ client_visibility: 'archived' })).toEqual([w.b])
     expect(await w.ids({ client_visibility: 'active' })).toEqual([w.a, w.c])
   })

@@ -112,7 +112,7 @@ describe('GET /files', () => {
     const b = giveFile(mock, team.team, client, { expires_at: null })
     mock.clock.advance(MINUTE)
     const c = giveFile(mock, team.team, client, { expires_at: '2027-01-01T00:00:00Z' })
-    a.updated_at = at(5)
+    team.team.files.update(a, { updated_at: at(5) })
     const ids = async (query: Record<string, string>) => (await api.get('/files', query)).body.data.map((file: { id: number }) => file.id)
     expect(await ids({})).toEqual([a.id, b.id, c.id])
     expect(await ids({ sort_by: 'created_at', order_by: 'desc' })).toEqual([c.id, b.id, a.id])

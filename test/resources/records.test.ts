@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest'
 import { at, createTestMock, NOW, type TestMock } from '../support/mock.ts'
 import { singlePage } from '../support/wire.ts'
+import { updateStep } from '../../src/resources/records/index.ts'
 
 const FORBIDDEN = { message: 'This action is unauthorized.' }
 const IDENTITY = { type: 'check.identity' }
@@ -280,7 +281,8 @@ describe('GET /records and GET /clients/{id}/records', () => {
     const b = await team.api('member').post('/records', { client: other.body.id, steps: [IDENTITY], notification: false })
     expect(b.status).toBe(201)
     expect((await api.patch(`/records/${a.id}`, { is_archived: true })).status).toBe(200)
-    team.team.records.get(b.body.id)?.assignees.push({ id: 1_000_001, user: team.users.member.id, created_at: NOW })
+    const assigned = team.team.records.get(b.body.id)!
+    team.team.records.update(assigned, { assignees: [...assigned.assignees, { id: 1_000_001, user: team.users.member.id, created_at: NOW }] })
 
     const ids = async (query: Record<string, string | number | boolean>) => (await api.get('/records', query)).body.data.map((record: { id: number }) => record.id)
     expect(await ids({ visibility: 'archived' })).toEqual([a.id])
@@ -514,7 +516,7 @@ describe('the lifecycle on the clock', () => {
     const started = await createRecord(team, { client: client.id, steps: [IDENTITY, { type: 'document.request', preferences: { title: 'Payslip', instructions: 'Latest.' } }], notification: false })
     const untouched = await createRecord(team, { client: client.id, steps: [IDENTITY], notification: false })
     const row = team.team.records.get(started.id)
-    if (row?.steps[0]) row.steps[0].completed_at = NOW
+    if (row?.steps[0]) updateStep(team.team, row, row.steps[0], { completed_at: NOW })
     mock.events.length = 0
     await mock.control.post('/clock/advance', { seconds: 30 * 86_400 })
     expect((await api.get(`/records/${started.id}`)).body).toMatchObject({ status: 'incomplete', perform_url: false })

@@ -374,7 +374,7 @@ describe('GET /records/{recordId}/steps/{stepId}/reviews', () => {
     const { team, api, record, check } = await setup()
     const byMember = await post(team.api('member'), reviews(record, check), { status: 'approved' })
     const byOwner = await post(api, reviews(record, check), { status: 'rejected', message: 'No' })
-    team.members.member.role = null
+    team.team.updateMember(team.members.member, { role: null })
     const res = await api.get(reviews(record, check), { expand: 'reviewed_by' })
     expect(res.status).toBe(200)
     expect(res.body).toEqual(

@@ -220,7 +220,7 @@ describe('the seeded world', () => {
   it('assigns every assigned-only member to some active clients and organisations', () => {
     for (const state of store.data.teams) {
       for (const member of state.members.filter((m) => m.role === 'assigned-only')) {
-        const assigned = (rows: Array<{ assignees: Array<{ user: number }>; archived_at: string | null }>) =>
+        const assigned = (rows: ReadonlyArray<{ readonly assignees: ReadonlyArray<{ readonly user: number }>; readonly archived_at: string | null }>) =>
           rows.filter((row) => row.archived_at === null && row.assignees.some((a) => a.user === member.user))
         expect(assigned(state.clients).length, state.team.name).toBeGreaterThanOrEqual(3)
         expect(assigned(state.organisations).length, state.team.name).toBeGreaterThanOrEqual(1)

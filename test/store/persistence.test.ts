@@ -75,7 +75,7 @@ describe('openWorld in memory (the default)', () => {
 
   it('seeds again on every open: nothing is shared between two in-memory worlds', async () => {
     const one = await openWorld({ tables: TABLES, build })
-    one.store.data.teams[0]!.team.name = 'Changed'
+    one.store.team(one.store.data.teams[0]!.team.id)!.updateRow({ name: 'Changed' })
     const two = await openWorld({ tables: TABLES, build })
     expect(two.store.data.teams[0]?.team.name).toBe('Acme Recruitment')
   })

@@ -6,6 +6,7 @@ import { addFile, type FileRow } from '../../src/resources/files/index.ts'
 import { createRecordDocuments } from '../../src/resources/record-documents/index.ts'
 import type { CheckRow, RecordRow, StepRow } from '../../src/resources/records/index.ts'
 import { completePreferences } from '../../src/resources/steps/index.ts'
+import type { Draft } from '../../src/store/table.ts'
 import type { Team } from '../../src/store/world.ts'
 import { NOW, type TestMock } from './mock.ts'
 import { MINIMAL_PREFERENCES } from './steps.ts'
@@ -30,7 +31,7 @@ export function giveRecord(mock: TestMock, team: Team, clientId: number, setup: 
     const client = team.clients.get(clientId)
     if (!client) throw new Error(`no client ${clientId}`)
     const { steps = [], ...fields } = setup
-    const record: RecordRow = {
+    const record: Draft<RecordRow> = {
       id: mock.store.nextId('record'),
       client: clientId,
       created_by: null,
@@ -53,10 +54,10 @@ export function giveRecord(mock: TestMock, team: Team, clientId: number, setup: 
       archived_at: null,
       declaration_confirmed_at: null,
       finished_at: null,
-      ...fields,
+      ...(fields as Draft<Partial<RecordRow>>),
     }
     for (const setupStep of steps) {
-      const step: StepRow = {
+      const step: Draft<StepRow> = {
         id: mock.store.nextId('step'),
         type: setupStep.type,
         preferences: setupStep.preferences ?? (completePreferences(setupStep.type, MINIMAL_PREFERENCES[setupStep.type]) as Record<string, unknown>),
@@ -89,9 +90,8 @@ export function giveRecord(mock: TestMock, team: Team, clientId: number, setup: 
       }
       record.steps.push(step)
     }
-    team.records.insert(record)
     createRecordDocuments(mock.teamContext(team), record)
-    return record
+    return team.records.insert(record)
   })
 }
 

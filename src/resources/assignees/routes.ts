@@ -14,39 +14,32 @@ import type { AssigneeRow } from './rows.ts'
 /** FACTS.md: an assignee add/replace answers with limit 100 (a body holds at most 100). */
 const ACTION_LIMIT = 100
 
-type Parent = Assignable & { id: number }
+type Parent = Assignable
 /** The parent's id in the path: {id}, or {clientId} / {recordId} beside {assigneeId}. */
 export type ParentParams = { id?: number; clientId?: number; recordId?: number }
 
-/**
- * The five assignee operations of a parent (clients, organisations, records), found by find; the
- * parent's table is told of every change (its indexes by assignee move the parent).
- */
+/** The five assignee operations of a parent (clients, organisations, records), found by find, changed through its table. */
 export function assigneesRoutes<P extends Parent>(
   routes: AppRoutes,
   name: 'clients' | 'organisations' | 'records',
   find: (ctx: RequestContext, params: ParentParams) => P,
   tableOf: (team: Team) => Table<P>,
 ): void {
-  // The table is told even when nothing was added: a replace may only have taken assignees away.
-  const added = (ctx: RequestContext, parent: P, rows: AssigneeRow[], baseUrl: string) => {
-    tableOf(ctx.team).changed(parent)
-    return rows.length === 0 ? undefined : listObject(rows, ACTION_LIMIT, `${baseUrl}/${name}/${parent.id}/assignees`, (row) => presentAssignee(ctx, row))
-  }
+  const added = (ctx: RequestContext, parent: P, rows: AssigneeRow[], baseUrl: string) =>
+    rows.length === 0 ? undefined : listObject(rows, ACTION_LIMIT, `${baseUrl}/${name}/${parent.id}/assignees`, (row) => presentAssignee(ctx, row))
 
   routes.handle(`${name}.assignees.list`, { find }, ({ ctx, found, query, url }) =>
     paginate(found.assignees, query, url, (row) => presentAssignee(ctx, row)),
   )
 
-  routes.handle(`${name}.assignees.add`, { find }, ({ ctx, found, body, baseUrl }) => added(ctx, found, addAssignees(ctx, found, body), baseUrl))
+  routes.handle(`${name}.assignees.add`, { find }, ({ ctx, found, body, baseUrl }) => added(ctx, found, addAssignees(ctx, tableOf(ctx.team), found, body), baseUrl))
 
   routes.handle(`${name}.assignees.replace`, { find }, ({ ctx, found, body, baseUrl }) =>
-    added(ctx, found, replaceAssignees(ctx, found, body), baseUrl),
+    added(ctx, found, replaceAssignees(ctx, tableOf(ctx.team), found, body), baseUrl),
   )
 
   routes.handle(`${name}.assignees.deleteAll`, { find }, ({ ctx, found }) => {
-    removeAllAssignees(found)
-    tableOf(ctx.team).changed(found)
+    removeAllAssignees(tableOf(ctx.team), found)
   })
 
   // Both ids of the path are looked up before any role check, as Laravel binds nested routes: 404 first.
@@ -55,8 +48,7 @@ export function assigneesRoutes<P extends Parent>(
     return { parent, assignee: getAssignee(parent, params.assigneeId) }
   }
   routes.handle(`${name}.assignees.delete`, { find: findAssignee }, ({ ctx, found }) => {
-    removeAssignee(found.parent, found.assignee)
-    tableOf(ctx.team).changed(found.parent)
+    removeAssignee(tableOf(ctx.team), found.parent, found.assignee)
   })
 }
 

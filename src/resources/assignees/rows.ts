@@ -1,8 +1,8 @@
 /** A team member assigned to a client, record, case or organisation. */
 export interface AssigneeRow {
-  id: number
-  user: number
-  created_at: string
+  readonly id: number
+  readonly user: number
+  readonly created_at: string
 }
 
 declare module '../../store/world.ts' {

@@ -4,10 +4,12 @@ import type { RequestContext } from '../../context.ts'
 import type { AssigneesInputJson } from '../../contracts/generated.ts'
 import { invalid, notFound, type ValidationErrors } from '../../kernel/errors.ts'
 import { seesOnlyAssigned } from '../../kernel/roles.ts'
+import type { Table } from '../../store/table.ts'
 import type { AssigneeRow } from './rows.ts'
 
 export interface Assignable {
-  assignees: AssigneeRow[]
+  readonly id: number
+  readonly assignees: readonly AssigneeRow[]
 }
 
 /**
@@ -39,10 +41,13 @@ function newAssignees(ctx: RequestContext, users: readonly number[]): AssigneeRo
   return users.map((user) => ({ id: ctx.store.nextId('assignee'), user, created_at: at }))
 }
 
-/** Merges with the existing assignees; returns only those newly added. */
-export function addAssignees(ctx: RequestContext, holder: Assignable, input: AssigneesInputJson): AssigneeRow[] {
+/**
+ * Merges with the existing assignees; returns only those newly added. The holder's table is told
+ * even when nothing was added (its indexes by assignee move the holder).
+ */
+export function addAssignees<P extends Assignable>(ctx: RequestContext, table: Table<P>, holder: P, input: AssigneesInputJson): AssigneeRow[] {
   const added = newAssignees(ctx, namedUsers(ctx, input).filter((user) => !holder.assignees.some((assignee) => assignee.user === user)))
-  holder.assignees.push(...added)
+  setAssignees(table, holder, [...holder.assignees, ...added])
   return added
 }
 
@@ -50,16 +55,23 @@ export function addAssignees(ctx: RequestContext, holder: Assignable, input: Ass
  * Swaps the complete set: assignees named again stay (same id), the others go; returns only those
  * newly added.
  */
-export function replaceAssignees(ctx: RequestContext, holder: Assignable, input: AssigneesInputJson): AssigneeRow[] {
+export function replaceAssignees<P extends Assignable>(ctx: RequestContext, table: Table<P>, holder: P, input: AssigneesInputJson): AssigneeRow[] {
   const users = namedUsers(ctx, input)
   const kept = holder.assignees.filter((assignee) => users.includes(assignee.user))
   const added = newAssignees(ctx, users.filter((user) => !kept.some((assignee) => assignee.user === user)))
-  holder.assignees.splice(0, holder.assignees.length, ...kept, ...added)
+  setAssignees(table, holder, [...kept, ...added])
   return added
 }
 
-export function removeAllAssignees(holder: Assignable): void {
-  holder.assignees.splice(0, holder.assignees.length)
+export function removeAllAssignees<P extends Assignable>(table: Table<P>, holder: P): void {
+  setAssignees(table, holder, [])
+}
+
+/** The holder's assignees become `assignees`. */
+export function setAssignees<P extends Assignable>(table: Table<P>, holder: P, assignees: readonly AssigneeRow[]): void {
+  table.update(holder, (draft) => {
+    draft.assignees = [...assignees]
+  })
 }
 
 /** One assignee by its own id (not the user id): 404 Assignee not found. */
@@ -69,6 +81,6 @@ export function getAssignee(holder: Assignable, assigneeId: number): AssigneeRow
   return assignee
 }
 
-export function removeAssignee(holder: Assignable, assignee: AssigneeRow): void {
-  holder.assignees.splice(holder.assignees.indexOf(assignee), 1)
+export function removeAssignee<P extends Assignable>(table: Table<P>, holder: P, assignee: AssigneeRow): void {
+  setAssignees(table, holder, holder.assignees.filter((row) => row !== assignee))
 }

@@ -190,14 +190,16 @@ export function redactAttachment(ctx: TeamContext, attachment: AttachmentRow): A
   const now = ctx.clock.timestamp()
   cancelScan(ctx, attachment)
   ctx.blobs.remove(attachment.blob)
-  attachment.blob = REDACTED.blob
-  attachment.type = REDACTED.type
-  attachment.size = ctx.blobs.size(REDACTED.blob)
-  attachment.name = `${withoutExtension(attachment.name)}.${REDACTED.extension}`
-  attachment.original = `${withoutExtension(attachment.original)}-redacted.${REDACTED.extension}`
-  attachment.av_status = 'clean'
-  attachment.redacted_at = now
-  attachment.updated_at = now
-  for (const file of holders.files) file.updated_at = now
+  ctx.team.attachments.update(attachment, {
+    blob: REDACTED.blob,
+    type: REDACTED.type,
+    size: ctx.blobs.size(REDACTED.blob),
+    name: `${withoutExtension(attachment.name)}.${REDACTED.extension}`,
+    original: `${withoutExtension(attachment.original)}-redacted.${REDACTED.extension}`,
+    av_status: 'clean',
+    redacted_at: now,
+    updated_at: now,
+  })
+  for (const file of holders.files) ctx.team.files.update(file, { updated_at: now })
   return attachment
 }

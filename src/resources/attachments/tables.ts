@@ -17,6 +17,6 @@ declare module '../../store/world.ts' {
 
 export const attachmentTables = declareTables({
   rows: ['attachments'],
-  open: (state) => ({ attachments: new Table(state.attachments) }),
+  open: (state, team) => ({ attachments: new Table(state.attachments, team.changes) }),
   blobs: (state) => state.attachments.map((attachment) => attachment.blob),
 })

@@ -3,37 +3,37 @@ import type { AssigneeRow } from '../assignees/index.ts'
 
 /** A record in a case (spec rules 4 to 6: only PATCH /cases/{id}/items puts it there). */
 export interface CaseItemRow {
-  id: number
-  record: number
-  created_at: string
-  updated_at: string
+  readonly id: number
+  readonly record: number
+  readonly created_at: string
+  readonly updated_at: string
 }
 
 /** An optional grouping of one client's records with a reviewable status (spec, Case). */
 export interface CaseRow {
-  id: number
-  client: number
-  name: string
-  reference: string | null
-  status: CaseStatusJson
+  readonly id: number
+  readonly client: number
+  readonly name: string
+  readonly reference: string | null
+  readonly status: CaseStatusJson
   /** When the status last changed (GET /aggregates/case-status start_date / end_date). */
-  status_changed_at: string
+  readonly status_changed_at: string
   /** In the order they were added. */
-  items: CaseItemRow[]
+  readonly items: readonly CaseItemRow[]
   /** Set outside the API (FACTS.md: only GET /cases/{id}/assignees exists); the control API sets them. */
-  assignees: AssigneeRow[]
-  created_by: number | null
-  created_at: string
-  updated_at: string
-  archived_at: string | null
+  readonly assignees: readonly AssigneeRow[]
+  readonly created_by: number | null
+  readonly created_at: string
+  readonly updated_at: string
+  readonly archived_at: string | null
 }
 
 export interface CaseReviewRow {
-  id: number
-  case: number
-  reviewed_by: number
-  status: CaseStatusJson
-  from_status: CaseStatusJson
-  created_at: string
-  updated_at: string
+  readonly id: number
+  readonly case: number
+  readonly reviewed_by: number
+  readonly status: CaseStatusJson
+  readonly from_status: CaseStatusJson
+  readonly created_at: string
+  readonly updated_at: string
 }

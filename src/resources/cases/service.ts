@@ -11,6 +11,7 @@ import { assignCreator } from '../assignees/index.ts'
 import type { ClientRow } from '../clients/index.ts'
 import type { AssigneeRow } from '../assignees/index.ts'
 import type { CaseItemRow, CaseReviewRow, CaseRow } from './rows.ts'
+import type { Draft } from '../../store/table.ts'
 
 /**
  * Legacy teams have no cases (spec, Cases): 403 on every case operation, after authentication and
@@ -138,21 +139,16 @@ export function createCase(ctx: RequestContext, input: CaseCreateJson): CaseRow 
  */
 export function updateCase(ctx: RequestContext, row: CaseRow, input: CaseUpdateJson): CaseRow {
   const now = ctx.clock.timestamp()
-  let updated = false
-  if (input.name !== undefined && input.name !== row.name) {
-    row.name = input.name
-    updated = true
-  }
-  if (input.reference !== undefined && input.reference !== row.reference) {
-    row.reference = input.reference
-    updated = true
-  }
+  const change: Draft<Partial<CaseRow>> = {}
+  if (input.name !== undefined && input.name !== row.name) change.name = input.name
+  if (input.reference !== undefined && input.reference !== row.reference) change.reference = input.reference
+  const updated = Object.keys(change).length > 0
   let archive: 'case.archived' | 'case.unarchived' | undefined
   if (input.is_archived !== undefined && input.is_archived !== (row.archived_at !== null)) {
-    row.archived_at = input.is_archived ? now : null
+    change.archived_at = input.is_archived ? now : null
     archive = input.is_archived ? 'case.archived' : 'case.unarchived'
   }
-  if (updated || archive) row.updated_at = now
+  if (updated || archive) ctx.team.cases.update(row, { ...change, updated_at: now })
   if (updated) publishCase(ctx, 'case.updated', row)
   if (archive) publishCase(ctx, archive, row)
   return row
@@ -171,9 +167,7 @@ export function caseReviews(ctx: RequestContext, row: CaseRow): CaseReviewRow[] 
 function setStatus(ctx: TeamContext, row: CaseRow, status: CaseStatusJson): void {
   if (row.status === status) return
   const now = ctx.clock.timestamp()
-  row.status = status
-  row.status_changed_at = now
-  row.updated_at = now
+  ctx.team.cases.update(row, { status, status_changed_at: now, updated_at: now })
   publishCase(ctx, 'case.status', row)
   if (status === 'approved') publishCase(ctx, 'case.approved', row)
   if (status === 'rejected') publishCase(ctx, 'case.rejected', row)
@@ -224,16 +218,14 @@ export function addItems(ctx: RequestContext, row: CaseRow, input: CaseItemsUpda
     added.push({ id: ctx.store.nextId('case_item'), record, created_at: now, updated_at: now })
   }
   if (added.length === 0) return added
-  row.items.push(...added)
-  row.updated_at = now
+  ctx.team.cases.update(row, { items: [...row.items, ...added], updated_at: now })
   for (const item of added) publishCase(ctx, 'case.item_added', row, item.record)
   return added
 }
 
 /** DELETE /cases/{caseId}/items/{itemId}: the record itself is kept. Emits case.item_removed. */
 export function removeItem(ctx: RequestContext, row: CaseRow, item: CaseItemRow): void {
-  row.items.splice(row.items.indexOf(item), 1)
-  row.updated_at = ctx.clock.timestamp()
+  ctx.team.cases.update(row, { items: row.items.filter((kept) => kept !== item), updated_at: ctx.clock.timestamp() })
   publishCase(ctx, 'case.item_removed', row, item.record)
 }
 
@@ -254,6 +246,6 @@ export function setCaseAssignees(ctx: TeamContext, row: CaseRow, userIds: readon
   const added = users
     .filter((user) => !kept.some((assignee) => assignee.user === user))
     .map((user) => ({ id: ctx.store.nextId('assignee'), user, created_at: at }))
-  row.assignees.splice(0, row.assignees.length, ...kept, ...added)
+  ctx.team.cases.update(row, { assignees: [...kept, ...added] })
   return added
 }

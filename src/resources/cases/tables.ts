@@ -23,9 +23,9 @@ declare module '../../store/world.ts' {
 
 export const caseTables = declareTables({
   rows: ['cases', 'case_reviews'],
-  open(state) {
-    const cases = new Table(state.cases)
-    const caseReviews = new Table(state.case_reviews)
+  open(state, team) {
+    const cases = new Table(state.cases, team.changes)
+    const caseReviews = new Table(state.case_reviews, team.changes)
     return { cases, casesByClient: cases.groupBy((row) => row.client), caseReviews, reviewsByCase: caseReviews.groupBy((review) => review.case) }
   },
   dropClient(team, client) {

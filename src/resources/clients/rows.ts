@@ -1,3 +1,4 @@
+import type { Frozen } from '../../kernel/frozen.ts'
 import type { AddressJson, ClientJson, NameJson } from '../../contracts/generated.ts'
 import type { AssigneeRow } from '../assignees/index.ts'
 
@@ -5,11 +6,11 @@ import type { AssigneeRow } from '../assignees/index.ts'
 export type ClientStatus = Exclude<ClientJson['status'], null>
 
 export interface NameRow {
-  title: NameJson['title']
-  other_title: string | null
-  first_name: string
-  middle_name: string | null
-  last_name: string
+  readonly title: NameJson['title']
+  readonly other_title: string | null
+  readonly first_name: string
+  readonly middle_name: string | null
+  readonly last_name: string
 }
 
 export type AddressRow = Omit<AddressJson, 'object'>
@@ -28,20 +29,20 @@ export const EMPTY_ADDRESS: AddressRow = {
 }
 
 export interface ClientRow {
-  id: number
-  status: ClientStatus | null
-  name: NameRow
-  email: string
-  landline: string | null
-  mobile: string | null
-  dob: string | null
-  reference: string | null
-  national_insurance_number: string | null
-  deletion_date: string | null
-  address: AddressRow | null
-  assignees: AssigneeRow[]
-  created_by: number | null
-  created_at: string
-  updated_at: string
-  archived_at: string | null
+  readonly id: number
+  readonly status: ClientStatus | null
+  readonly name: NameRow
+  readonly email: string
+  readonly landline: string | null
+  readonly mobile: string | null
+  readonly dob: string | null
+  readonly reference: string | null
+  readonly national_insurance_number: string | null
+  readonly deletion_date: string | null
+  readonly address: Frozen<AddressRow> | null
+  readonly assignees: readonly AssigneeRow[]
+  readonly created_by: number | null
+  readonly created_at: string
+  readonly updated_at: string
+  readonly archived_at: string | null
 }

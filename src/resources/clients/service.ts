@@ -121,7 +121,7 @@ export function listClients(ctx: RequestContext, query: ClientsListQuery): Liste
   const organisationNames = organisationNamesByClient(ctx.team)
   const found = (entry: IndexedClient) => fits(entry.client) && holdsEveryWord(words, entry.text, organisationNames.get(entry.client.id))
   const candidates = searchCandidates(ctx.team, words, organisationNames)
-  const clients = candidates ? ctx.team.clients.handOut(foundAmong(candidates, found)) : ctx.team.clients.filter((client) => found(ctx.team.clientSearch.entry(client)))
+  const clients = candidates ? foundAmong(candidates, found) : ctx.team.clients.filter((client) => found(ctx.team.clientSearch.entry(client)))
   return sortRows(clients, sortAccessors, query)
 }
 
@@ -227,18 +227,14 @@ export function deletionReminderDue(ctx: TeamContext, client: ClientRow): void {
 export function archiveClient(ctx: TeamContext, client: ClientRow): void {
   if (client.archived_at !== null) return
   const now = ctx.clock.timestamp()
-  client.archived_at = now
-  client.updated_at = now
-  ctx.team.clients.changed(client)
+  ctx.team.clients.update(client, { archived_at: now, updated_at: now })
   emit(ctx, 'client.archived', { client: client.id })
 }
 
 /** Clears archived_at (updated_at moves) and publishes client.unarchived; a client not archived is left as it is. */
 export function unarchiveClient(ctx: TeamContext, client: ClientRow): void {
   if (client.archived_at === null) return
-  client.archived_at = null
-  client.updated_at = ctx.clock.timestamp()
-  ctx.team.clients.changed(client)
+  ctx.team.clients.update(client, { archived_at: null, updated_at: ctx.clock.timestamp() })
   emit(ctx, 'client.unarchived', { client: client.id })
 }
 
@@ -249,28 +245,27 @@ const SCALAR_FIELDS = ['email', 'landline', 'mobile', 'dob', 'reference', 'delet
  * that changes nothing leaves updated_at alone and emits nothing.
  */
 export function updateClient(ctx: RequestContext, client: ClientRow, input: ClientUpdateJson): ClientRow {
-  let changed = false
   const deletionDate = client.deletion_date
+  const name: Partial<Record<keyof NameRow, string | null>> = {}
   if (input.name) {
     for (const [part, value] of Object.entries(input.name) as Array<[keyof NameRow, string | null]>) {
-      if (part in client.name && client.name[part] !== value) {
-        ;(client.name as unknown as Record<string, string | null>)[part] = value
-        changed = true
-      }
+      if (part in client.name && client.name[part] !== value) name[part] = value
     }
   }
+  const fields: Partial<Record<(typeof SCALAR_FIELDS)[number], string | null>> = {}
   for (const field of SCALAR_FIELDS) {
     const value = input[field]
-    if (value !== undefined && client[field] !== value) {
-      ;(client as unknown as Record<string, string | null>)[field] = value
-      changed = true
-    }
+    if (value !== undefined && client[field] !== value) fields[field] = value
   }
+  const changed = Object.keys(name).length > 0 || Object.keys(fields).length > 0
   const statusChanged = input.status !== undefined && input.status !== client.status
-  if (input.status !== undefined) client.status = input.status
   if (changed || statusChanged) {
-    ctx.team.clients.changed(client)
-    client.updated_at = ctx.clock.timestamp()
+    ctx.team.clients.update(client, {
+      ...(fields as Partial<ClientRow>),
+      name: { ...client.name, ...name } as NameRow,
+      status: input.status === undefined ? client.status : input.status,
+      updated_at: ctx.clock.timestamp(),
+    })
     emit(ctx, 'client.updated', { client: client.id })
   }
   if (statusChanged) emit(ctx, 'client.status', { client: client.id })
@@ -291,8 +286,7 @@ export function deleteClient(ctx: RequestContext, client: ClientRow): void {
 export function replaceAddress(ctx: RequestContext, client: ClientRow, input: AddressReplaceJson): ClientRow {
   const address = addressFrom(input)
   if (JSON.stringify(address) !== JSON.stringify(client.address ?? EMPTY_ADDRESS)) {
-    client.address = address
-    client.updated_at = ctx.clock.timestamp()
+    ctx.team.clients.update(client, { address, updated_at: ctx.clock.timestamp() })
     emit(ctx, 'client.updated', { client: client.id })
   }
   return client

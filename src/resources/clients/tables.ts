@@ -45,8 +45,8 @@ function byDeletionDate(a: ClientRow, b: ClientRow): number {
 
 export const clientTables = declareTables({
   rows: ['clients'],
-  open(state) {
-    const clients = new Table(state.clients)
+  open(state, team) {
+    const clients = new Table(state.clients, team.changes)
     return {
       clients,
       clientSearch: clients.index(new ClientSearchIndex(state.clients)),

@@ -6,6 +6,7 @@ import { canSee, emit, type RequestContext, type TeamContext } from '../../conte
 import type { ClientsCorrectionsListQuery, CorrectionUpdateJson } from '../../contracts/generated.ts'
 import { forbidden, NOT_ASSIGNED, notAllowed, notFoundMessage } from '../../kernel/errors.ts'
 import { sortRows } from '../../kernel/sort.ts'
+import type { Draft } from '../../store/table.ts'
 import type { ClientRow } from '../clients/index.ts'
 import { recordChanged, type CorrectionRow, type RecordRow } from '../records/index.ts'
 
@@ -66,16 +67,8 @@ export function findCorrection(ctx: RequestContext, params: { clientId: number; 
 
 /** Writes the accepted name parts into the client's name: client.updated when that changes it. */
 function applyToClient(ctx: RequestContext, client: ClientRow, name: ProposedName, now: string): void {
-  let changed = false
-  for (const part of NAME_PARTS) {
-    if (client.name[part] !== name[part]) {
-      ;(client.name as Record<typeof part, string | null>)[part] = name[part]
-      changed = true
-    }
-  }
-  if (!changed) return
-  ctx.team.clients.changed(client)
-  client.updated_at = now
+  if (NAME_PARTS.every((part) => client.name[part] === name[part])) return
+  ctx.team.clients.update(client, { name: { ...client.name, ...name }, updated_at: now })
   emit(ctx, 'client.updated', { client: client.id })
 }
 
@@ -87,17 +80,17 @@ function applyToClient(ctx: RequestContext, client: ClientRow, name: ProposedNam
 export function decideCorrection(ctx: RequestContext, { client, correction }: ClientCorrection, input: CorrectionUpdateJson): CorrectionRow {
   if (correction.status !== 'pending') throw notAllowed('Correction has already been completed')
   const now = ctx.clock.timestamp()
+  let applied = correction.correction
   if (input.status === 'accepted') {
-    const applied = { ...correction.correction }
+    const merged: Draft<ProposedName> = { ...correction.correction }
     for (const part of NAME_PARTS) {
       const value = input.correction?.[part]
-      if (value !== undefined) (applied as Record<typeof part, string | null>)[part] = value
+      if (value !== undefined) merged[part] = value as string
     }
-    correction.correction = applied
+    applied = merged
     applyToClient(ctx, client, applied, now)
   }
-  correction.status = input.status
-  correction.updated_at = now
+  ctx.team.corrections.update(correction, { correction: applied, status: input.status, updated_at: now })
   correctionsRecordChanged(ctx, correction)
   return correction
 }

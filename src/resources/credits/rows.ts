@@ -1,9 +1,10 @@
+import type { Frozen } from '../../kernel/frozen.ts'
 export interface CreditRow {
-  id: number
+  readonly id: number
   /** Positive for a top-up, negative for usage. */
-  credits: number
-  reason: string | null
+  readonly credits: number
+  readonly reason: string | null
   /** null when the service itself made the entry (FACTS.md, Credits). */
-  causer: { id: number; type: 'user' | 'check' } | null
-  created_at: string
+  readonly causer: Frozen<{ id: number; type: 'user' | 'check' } | null>
+  readonly created_at: string
 }

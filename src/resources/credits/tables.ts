@@ -35,8 +35,8 @@ export class CreditBalance implements RowIndex<CreditRow> {
 
 export const creditTables = declareTables({
   rows: ['credits'],
-  open(state) {
-    const credits = new Table(state.credits)
+  open(state, team) {
+    const credits = new Table(state.credits, team.changes)
     return { credits, creditBalance: credits.index(new CreditBalance()), creditsByCreation: credits.orderedBy(compareBy((entry) => entry.created_at)) }
   },
 })

@@ -1,12 +1,12 @@
 /** A document of the team's library (GET /documents); a document.transfer may send it. */
 export interface LibraryDocumentRow {
-  id: number
-  name: string
-  description: string
-  is_enabled: boolean
-  attachment: number
-  created_at: string
-  updated_at: string
+  readonly id: number
+  readonly name: string
+  readonly description: string
+  readonly is_enabled: boolean
+  readonly attachment: number
+  readonly created_at: string
+  readonly updated_at: string
 }
 
 /**
@@ -15,13 +15,13 @@ export interface LibraryDocumentRow {
  * client when a document.request step or a client document names it.
  */
 export interface LibraryTemplateRow {
-  id: number
-  name: string
-  description: string
-  content: string
-  is_enabled: boolean
-  created_at: string
-  updated_at: string
+  readonly id: number
+  readonly name: string
+  readonly description: string
+  readonly content: string
+  readonly is_enabled: boolean
+  readonly created_at: string
+  readonly updated_at: string
 }
 
 export type EmailTemplateRow = LibraryTemplateRow

@@ -23,9 +23,9 @@ declare module '../../store/world.ts' {
 
 export const documentTables = declareTables({
   rows: ['library_documents', 'email_templates', 'document_templates'],
-  open: (state) => ({
-    libraryDocuments: new Table(state.library_documents),
-    emailTemplates: new Table(state.email_templates),
-    documentTemplates: new Table(state.document_templates),
+  open: (state, team) => ({
+    libraryDocuments: new Table(state.library_documents, team.changes),
+    emailTemplates: new Table(state.email_templates, team.changes),
+    documentTemplates: new Table(state.document_templates, team.changes),
   }),
 })

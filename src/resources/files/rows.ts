@@ -1,3 +1,4 @@
+import type { Frozen } from '../../kernel/frozen.ts'
 /** What a file came from (spec, File: source types). */
 export type FileSourceType = 'check' | 'client' | 'client_form' | 'form' | 'client_document' | 'record_document'
 
@@ -10,30 +11,30 @@ export type FileSourceSubtype = 'photo_id' | 'reference' | 'banking_information'
  * forms or checks (record documents sent and received, form uploads, photo ID media).
  */
 export interface FileRow {
-  id: number
-  client: number
+  readonly id: number
+  readonly client: number
   /** internal: the team's own; sent: sent to the client; received: from the client. */
-  type: 'internal' | 'sent' | 'received'
-  source: { type: FileSourceType; id: number }
+  readonly type: 'internal' | 'sent' | 'received'
+  readonly source: Frozen<{ type: FileSourceType; id: number }>
   /** For the source_type filter; null when the source has no finer kind (client, forms). */
-  source_subtype: FileSourceSubtype | null
-  name: string
-  attachment: number
-  created_by: { type: 'team_member' | 'client'; id: number }
-  is_deletable: boolean
-  expires_at: string | null
-  created_at: string
-  updated_at: string
+  readonly source_subtype: FileSourceSubtype | null
+  readonly name: string
+  readonly attachment: number
+  readonly created_by: Frozen<{ type: 'team_member' | 'client'; id: number }>
+  readonly is_deletable: boolean
+  readonly expires_at: string | null
+  readonly created_at: string
+  readonly updated_at: string
 }
 
 /** A requested client document (the template form of POST /clients/{id}/files, FACTS.md). */
 export interface ClientDocumentRow {
-  id: number
-  client: number
+  readonly id: number
+  readonly client: number
   /** The document template it was made from. */
-  template: number
-  name: string
-  config: { instructions: string }
-  created_at: string
-  updated_at: string
+  readonly template: number
+  readonly name: string
+  readonly config: Frozen<{ instructions: string }>
+  readonly created_at: string
+  readonly updated_at: string
 }

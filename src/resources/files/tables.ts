@@ -28,7 +28,7 @@ declare module '../../store/world.ts' {
 export const fileTables = declareTables({
   rows: ['files', 'client_documents'],
   open(state, team) {
-    const files = new Table(state.files)
+    const files = new Table(state.files, team.changes)
     const filesByClient = files.groupBy((file) => file.client)
     return {
       files,
@@ -36,7 +36,7 @@ export const fileTables = declareTables({
       filesByAttachment: files.groupBy((file) => file.attachment),
       filesInIdOrder: files.insertionOrder((a, b) => a.id < b.id),
       filesByAssignee: partitionByClientAssignees(team, files, filesByClient, (a, b) => a.id < b.id),
-      clientDocuments: new Table(state.client_documents),
+      clientDocuments: new Table(state.client_documents, team.changes),
     }
   },
   dropClient(team, client) {

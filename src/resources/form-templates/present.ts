@@ -1,5 +1,6 @@
 import type { FormTemplateJson } from '../../contracts/generated.ts'
 import type { FormTemplateRow } from './rows.ts'
+import { onTheWire } from '../../kernel/frozen.ts'
 
 export function presentFormTemplate(template: FormTemplateRow): FormTemplateJson {
   return {
@@ -8,9 +9,9 @@ export function presentFormTemplate(template: FormTemplateRow): FormTemplateJson
     reference: template.reference,
     name: template.name,
     description: template.description,
-    instructions: template.instructions,
+    instructions: onTheWire<FormTemplateJson['instructions']>(template.instructions),
     // A stored template holds at least its first section.
-    fields: template.fields as FormTemplateJson['fields'],
+    fields: onTheWire<FormTemplateJson['fields']>(template.fields),
     version: template.version,
     is_enabled: template.is_enabled,
     created_at: template.created_at,

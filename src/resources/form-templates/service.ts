@@ -189,10 +189,7 @@ export function updateFormTemplate(ctx: RequestContext, template: FormTemplateRo
   }
   const changed = (Object.keys(next) as Array<keyof typeof next>).filter((key) => !same(next[key], template[key]))
   if (changed.length === 0) return template
-  Object.assign(template, next)
-  template.version += 1
-  template.updated_at = ctx.clock.timestamp()
-  return template
+  return ctx.team.formTemplates.update(template, { ...next, version: template.version + 1, updated_at: ctx.clock.timestamp() })
 }
 
 /** DELETE /form-templates/{reference}: forms made from it keep their copy of its fields. */

@@ -18,8 +18,8 @@ declare module '../../store/world.ts' {
 
 export const formTemplateTables = declareTables({
   rows: ['form_templates'],
-  open(state) {
-    const formTemplates = new Table(state.form_templates)
+  open(state, team) {
+    const formTemplates = new Table(state.form_templates, team.changes)
     return { formTemplates, formTemplatesByReference: formTemplates.uniqueBy((template) => template.reference) }
   },
 })

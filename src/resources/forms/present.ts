@@ -1,6 +1,7 @@
 import type { FormJson } from '../../contracts/generated.ts'
 import type { FileSourcePresenter } from '../files/index.ts'
 import type { FormRow } from './rows.ts'
+import { onTheWire } from '../../kernel/frozen.ts'
 
 /** client_form in client-scoped answers, form elsewhere (GET /forms, a step's form). */
 export type FormObject = 'client_form' | 'form'
@@ -23,7 +24,7 @@ export function presentForm<O extends FormObject>(form: FormRow, object: O): For
     name: form.name,
     description: form.description,
     instructions: form.instructions,
-    fields: form.fields,
+    fields: onTheWire<FormJson['fields']>(form.fields),
     version: form.version,
     created_at: form.created_at,
     updated_at: form.updated_at,

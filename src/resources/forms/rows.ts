@@ -1,7 +1,8 @@
+import type { Frozen } from '../../kernel/frozen.ts'
 import type { FormFieldJson } from '../../contracts/generated.ts'
 
-/** A form's field as stored and returned (contracts/schemas/form-field.json). */
-export type FormField = FormFieldJson
+/** A form's field as stored and returned (contracts/schemas/form-field.json), read-only as a row's part. */
+export type FormField = Frozen<FormFieldJson>
 
 /** The fields of a form that take an answer: only they have validation, flag and value (FACTS.md). */
 export type AnswerField = Extract<FormField, { value: unknown }>
@@ -11,23 +12,23 @@ export type AnswerField = Extract<FormField, { value: unknown }>
  * a form template when a record with a form step is created, filled in when the client submits it).
  */
 export interface FormRow {
-  id: number
-  reference: string
-  type: 'internal' | 'requested'
-  client: number
-  record: number | null
+  readonly id: number
+  readonly reference: string
+  readonly type: 'internal' | 'requested'
+  readonly client: number
+  readonly record: number | null
   /** The record's form step (requested forms). */
-  step: number | null
+  readonly step: number | null
   /** The reference of the form template it was made from. */
-  template: string | null
-  name: string
-  description: string | null
-  instructions: string | null
+  readonly template: string | null
+  readonly name: string
+  readonly description: string | null
+  readonly instructions: string | null
   /** The template's fields with the answers. */
-  fields: FormField[]
-  version: number
-  created_at: string
-  updated_at: string
-  completed_at: string | null
-  archived_at: string | null
+  readonly fields: readonly FormField[]
+  readonly version: number
+  readonly created_at: string
+  readonly updated_at: string
+  readonly completed_at: string | null
+  readonly archived_at: string | null
 }

@@ -8,6 +8,7 @@ import { assertValid, notFound, type ValidationErrors } from '../../kernel/error
 import { seesOnlyAssigned } from '../../kernel/roles.ts'
 import { inListOrder, type ListedRows } from '../../kernel/pagination.ts'
 import { sortRows } from '../../kernel/sort.ts'
+import type { Draft } from '../../store/table.ts'
 import { sampleAttachment } from '../attachments/index.ts'
 import { getClient, type ClientRow } from '../clients/index.ts'
 import { addFile } from '../files/index.ts'
@@ -58,11 +59,12 @@ export function createForm(ctx: TeamContext, template: FormTemplateRow, client: 
 }
 
 /**
- * The requested forms of a new record: one per form step, from the template its preferences name
- * (prepareSteps made sure the team has it); each step's form is set to the form's reference. Steps
- * that have their form already are left alone. Publishes nothing: see publishFormsSent.
+ * The requested forms of a record being made (not in its table yet): one per form step, from the
+ * template its preferences name (prepareSteps made sure the team has it); each step's form is set
+ * to the form's reference. Steps that have their form already are left alone. Publishes nothing:
+ * see publishFormsSent.
  */
-export function createRecordForms(ctx: TeamContext, record: RecordRow): FormRow[] {
+export function createRecordForms(ctx: TeamContext, record: Draft<RecordRow>): FormRow[] {
   const made: FormRow[] = []
   for (const step of record.steps) {
     if (step.type !== 'form' || step.form !== null) continue
@@ -108,20 +110,23 @@ export function shown(field: FormField, answerOf: (id: string) => unknown): bool
  * which becomes a file of the client (source form for a record's form, client_form for an internal
  * one). Answers are worked out in the order show_if needs them.
  */
-function fillIn(ctx: TeamContext, form: FormRow, client: ClientRow, filler: Filler): void {
+function fillIn(ctx: TeamContext, form: FormRow, client: ClientRow, filler: Filler): Map<string, unknown> {
   const context: AnswerContext = { client, random: ctx.random, now: ctx.clock.now() }
   const byId = new Map(form.fields.map((field) => [field.id, field]))
+  const values = new Map<string, unknown>()
   const settled = new Set<string>()
+  const valueOf = (field: AnswerField): unknown => (values.has(field.id) ? values.get(field.id) : field.value)
   const answerOf = (id: string): unknown => {
     const field = byId.get(id)
     if (!field || !isAnswerField(field)) return null
     // A show_if loop (the builder refuses none) leaves the fields in it unanswered.
-    if (settled.has(id)) return field.value
+    if (settled.has(id)) return valueOf(field)
     settled.add(id)
-    if (shown(field, answerOf) && (field.validation !== null || chance(ctx.random, 80))) field.value = answer(ctx, form, field, context, filler)
-    return field.value
+    if (shown(field, answerOf) && (field.validation !== null || chance(ctx.random, 80))) values.set(id, answer(ctx, form, field, context, filler))
+    return valueOf(field)
   }
   for (const field of form.fields) answerOf(field.id)
+  return values
 }
 
 /** What a document field asks for: its label, or the name of the document template it names. */
@@ -186,7 +191,7 @@ function normalisedAnswer(field: AnswerField, given: string | readonly string[] 
     case 'checkbox': {
       const ticked = new Set<unknown>(typeof given === 'string' ? [given] : given)
       const options = field.label.options.filter((option) => ticked.has(option))
-      return options.length > 0 ? (options as [string, ...string[]]) : null
+      return options.length > 0 ? (options) : null
     }
     case 'document': {
       const ids = typeof given === 'string' ? [] : given.filter((id): id is number => typeof id === 'number')
@@ -247,14 +252,17 @@ export function formAnswerErrors(ctx: TeamContext, form: FormRow, answers: FormA
 }
 
 /** Fills the form in with the client's answers (checked with formAnswerErrors); uploads become the client's files. */
-function fillWith(ctx: TeamContext, form: FormRow, answers: FormAnswers, filler: Filler): void {
+function fillWith(ctx: TeamContext, form: FormRow, answers: FormAnswers, filler: Filler): Map<string, unknown> {
   assertValid(formAnswerErrors(ctx, form, answers))
   const kept = keptAnswers(form, answers).values
+  const values = new Map<string, unknown>()
   for (const field of form.fields) {
     if (!isAnswerField(field)) continue
-    field.value = kept.get(field.id) ?? null
-    if (field.type === 'document' && field.value !== null) for (const id of field.value) fileUpload(ctx, form, field, Number(id), filler)
+    const value = kept.get(field.id) ?? null
+    values.set(field.id, value)
+    if (field.type === 'document' && value !== null) for (const id of value as readonly unknown[]) fileUpload(ctx, form, field, Number(id), filler)
   }
+  return values
 }
 
 /**
@@ -264,14 +272,14 @@ function fillWith(ctx: TeamContext, form: FormRow, answers: FormAnswers, filler:
 export function completeForm(ctx: TeamContext, form: FormRow, filler: Filler, answers?: FormAnswers): FormRow {
   const client = ctx.team.clients.get(form.client)
   if (form.completed_at !== null || !client) return form
-  if (answers === undefined) fillIn(ctx, form, client, filler)
-  else fillWith(ctx, form, answers, filler)
-  // Its document answers hold attachments now (formsByAttachment).
-  ctx.team.forms.changed(form)
+  const values = answers === undefined ? fillIn(ctx, form, client, filler) : fillWith(ctx, form, answers, filler)
   const now = ctx.clock.timestamp()
-  form.completed_at = now
-  form.updated_at = now
-  return form
+  // In place: each field keeps its object (and its shape), its answer set.
+  return ctx.team.forms.update(form, (draft) => {
+    for (const field of draft.fields) if (values.has(field.id)) (field as { value: unknown }).value = values.get(field.id)
+    draft.completed_at = now
+    draft.updated_at = now
+  })
 }
 
 /**

@@ -29,7 +29,7 @@ declare module '../../store/world.ts' {
 export const formTables = declareTables({
   rows: ['forms'],
   open(state, team) {
-    const forms = new Table(state.forms)
+    const forms = new Table(state.forms, team.changes)
     const formsByClient = forms.groupBy((form) => form.client)
     const byCreation = compareBy((form: FormRow) => form.created_at)
     return {

@@ -2,6 +2,7 @@ import type { RequestContext } from '../../context.ts'
 import type { UserUpdateJson } from '../../contracts/generated.ts'
 import { assertValid, everyKeyPassed, type ValidationErrors } from '../../kernel/errors.ts'
 import type { UserRow } from '../../store/identity.ts'
+import type { Draft } from '../../store/table.ts'
 
 /**
  * PATCH /me. A new email waits for the user's confirmation through a message to the current
@@ -15,21 +16,13 @@ export function updateMeErrors(ctx: RequestContext, update: UserUpdateJson, pass
 }
 
 export function updateMe(ctx: RequestContext, update: UserUpdateJson): UserRow {
-  // Looked up again, not taken from the token's identity: the store hands it out as a row being changed (--data logs it).
-  const user = ctx.store.user(ctx.user.id) as UserRow
+  const user = ctx.user
   assertValid(updateMeErrors(ctx, update))
-  let changed = false
-  if (update.name !== undefined && update.name !== user.name) {
-    user.name = update.name
-    changed = true
-  }
+  const change: Draft<Partial<UserRow>> = {}
+  if (update.name !== undefined && update.name !== user.name) change.name = update.name
   if (update.email !== undefined) {
     const pending = update.email.toLowerCase() === user.email.toLowerCase() ? null : update.email
-    if (pending !== user.pending_email) {
-      user.pending_email = pending
-      changed = true
-    }
+    if (pending !== user.pending_email) change.pending_email = pending
   }
-  if (changed) user.updated_at = ctx.clock.timestamp()
-  return user
+  return Object.keys(change).length === 0 ? user : ctx.store.updateUser(user, { ...change, updated_at: ctx.clock.timestamp() })
 }

@@ -1,20 +1,21 @@
+import type { Frozen } from '../../kernel/frozen.ts'
 import type { OrganisationJurisdictionJson, OrganisationStatusJson } from '../../contracts/generated.ts'
 import type { AddressRow } from '../clients/index.ts'
 import type { AssigneeRow } from '../assignees/index.ts'
 
 export interface OrganisationRow {
-  id: number
-  status: OrganisationStatusJson
-  name: string
-  company_number: string | null
-  jurisdiction: OrganisationJurisdictionJson | null
-  reference: string | null
-  incorporated_at: string | null
-  address: AddressRow | null
+  readonly id: number
+  readonly status: OrganisationStatusJson
+  readonly name: string
+  readonly company_number: string | null
+  readonly jurisdiction: OrganisationJurisdictionJson | null
+  readonly reference: string | null
+  readonly incorporated_at: string | null
+  readonly address: Frozen<AddressRow> | null
   /** Member client ids, in the order they joined. */
-  clients: number[]
-  assignees: AssigneeRow[]
-  created_at: string
-  updated_at: string
-  archived_at: string | null
+  readonly clients: readonly number[]
+  readonly assignees: readonly AssigneeRow[]
+  readonly created_at: string
+  readonly updated_at: string
+  readonly archived_at: string | null
 }

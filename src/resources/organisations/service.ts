@@ -47,7 +47,8 @@ export const findOrganisation = (ctx: RequestContext, params: { id: number }): O
 const registeredAddress = (address: AddressRow): AddressRow | null => (Object.values(address).every((value) => value === null) ? null : address)
 
 /** The fields a create or update sets (PATCH: a field left out is unchanged; address replaces the whole address). */
-function applyFields(organisation: OrganisationRow, input: OrganisationCreateJson): boolean {
+/** What the body changes: the fields it names whose value differs. */
+function changedFields(organisation: OrganisationRow, input: OrganisationCreateJson): Partial<OrganisationRow> {
   const next: Partial<OrganisationRow> = {
     name: input.name,
     ...(input.status !== undefined && { status: input.status }),
@@ -57,13 +58,7 @@ function applyFields(organisation: OrganisationRow, input: OrganisationCreateJso
     ...(input.incorporated_at !== undefined && { incorporated_at: input.incorporated_at }),
     ...(input.address !== undefined && { address: input.address && registeredAddress(addressFrom(input.address)) }),
   }
-  let changed = false
-  for (const [field, value] of Object.entries(next) as Array<[keyof OrganisationRow, unknown]>) {
-    if (JSON.stringify(organisation[field]) === JSON.stringify(value)) continue
-    ;(organisation as unknown as Record<string, unknown>)[field] = value
-    changed = true
-  }
-  return changed
+  return Object.fromEntries(Object.entries(next).filter(([field, value]) => JSON.stringify(organisation[field as keyof OrganisationRow]) !== JSON.stringify(value)))
 }
 
 /** The service does not deduplicate (spec rule 7). An assigned-only creator is assigned to it. */
@@ -84,14 +79,13 @@ export function createOrganisation(ctx: RequestContext, input: OrganisationCreat
     updated_at: now,
     archived_at: null,
   }
-  applyFields(organisation, input)
-  return ctx.team.organisations.insert(organisation)
+  return ctx.team.organisations.insert({ ...organisation, ...changedFields(organisation, input) })
 }
 
 /** PATCH: only what the body names changes; updated_at moves only when something did. */
 export function updateOrganisation(ctx: RequestContext, organisation: OrganisationRow, input: OrganisationCreateJson): OrganisationRow {
-  if (applyFields(organisation, input)) organisation.updated_at = ctx.clock.timestamp()
-  return organisation
+  const change = changedFields(organisation, input)
+  return Object.keys(change).length === 0 ? organisation : ctx.team.organisations.update(organisation, { ...change, updated_at: ctx.clock.timestamp() })
 }
 
 /** An organisation's clients the caller can see, the newest-created first (FACTS.md, Organisations). */
@@ -109,16 +103,14 @@ export function organisationClients(ctx: RequestContext, organisation: Organisat
 export function archiveOrganisation(ctx: TeamContext, organisation: OrganisationRow): void {
   if (organisation.archived_at !== null) return
   const now = ctx.clock.timestamp()
-  const clients = organisation.clients.splice(0, organisation.clients.length)
-  organisation.archived_at = now
-  organisation.updated_at = now
+  const clients = organisation.clients
+  ctx.team.organisations.update(organisation, { clients: [], archived_at: now, updated_at: now })
   for (const client of clients) emit(ctx, 'client.organisations', { client })
 }
 
 export function unarchiveOrganisation(ctx: TeamContext, organisation: OrganisationRow): void {
   if (organisation.archived_at === null) return
-  organisation.archived_at = null
-  organisation.updated_at = ctx.clock.timestamp()
+  ctx.team.organisations.update(organisation, { archived_at: null, updated_at: ctx.clock.timestamp() })
 }
 
 // Client memberships: spec, Clients rule 6, and FACTS.md "Wire details".
@@ -158,21 +150,21 @@ function namedOrganisations(ctx: RequestContext, ids: readonly number[]): Organi
   return [...new Set(ids.map((id) => nameableOrganisation(ctx, id) as OrganisationRow))]
 }
 
-function join(client: ClientRow, organisations: readonly OrganisationRow[]): OrganisationRow[] {
+function join(team: Team, client: ClientRow, organisations: readonly OrganisationRow[]): OrganisationRow[] {
   const joined = organisations.filter((organisation) => !organisation.clients.includes(client.id))
-  for (const organisation of joined) organisation.clients.push(client.id)
+  for (const organisation of joined) team.organisations.update(organisation, { clients: [...organisation.clients, client.id] })
   return joined
 }
 
 /** Adds memberships; returns only the organisations newly joined. */
 export function addClientOrganisations(ctx: RequestContext, client: ClientRow, ids: readonly number[]): OrganisationRow[] {
-  const joined = join(client, namedOrganisations(ctx, ids))
+  const joined = join(ctx.team, client, namedOrganisations(ctx, ids))
   if (joined.length > 0) emit(ctx, 'client.organisations', { client: client.id })
   return joined
 }
 
-function leave(client: ClientRow, organisations: readonly OrganisationRow[]): void {
-  for (const organisation of organisations) organisation.clients.splice(organisation.clients.indexOf(client.id), 1)
+function leave(team: Team, client: ClientRow, organisations: readonly OrganisationRow[]): void {
+  for (const organisation of organisations) team.organisations.update(organisation, { clients: organisation.clients.filter((id) => id !== client.id) })
 }
 
 /** The organisations the client belongs to that the caller sees: an assigned-only member changes only those. */
@@ -183,15 +175,15 @@ const visibleMemberships = (ctx: RequestContext, client: ClientRow) =>
 export function replaceClientOrganisations(ctx: RequestContext, client: ClientRow, ids: readonly number[]): OrganisationRow[] {
   const named = namedOrganisations(ctx, ids)
   const left = visibleMemberships(ctx, client).filter((organisation) => !named.includes(organisation))
-  leave(client, left)
-  const joined = join(client, named)
+  leave(ctx.team, client, left)
+  const joined = join(ctx.team, client, named)
   if (joined.length > 0 || left.length > 0) emit(ctx, 'client.organisations', { client: client.id })
   return joined
 }
 
 export function removeClientOrganisations(ctx: RequestContext, client: ClientRow): void {
   const left = visibleMemberships(ctx, client)
-  leave(client, left)
+  leave(ctx.team, client, left)
   if (left.length > 0) emit(ctx, 'client.organisations', { client: client.id })
 }
 
@@ -210,6 +202,6 @@ export function findMembership(ctx: RequestContext, params: { clientId: number; 
 /** Removes one membership: 403 when the caller may not see the organisation. */
 export function removeClientOrganisation(ctx: RequestContext, client: ClientRow, organisation: OrganisationRow): void {
   if (!canSee(ctx, organisation)) throw forbidden(NOT_ASSIGNED)
-  leave(client, [organisation])
+  leave(ctx.team, client, [organisation])
   emit(ctx, 'client.organisations', { client: client.id })
 }

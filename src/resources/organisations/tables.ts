@@ -17,10 +17,10 @@ declare module '../../store/world.ts' {
 
 export const organisationTables = declareTables({
   rows: ['organisations'],
-  open: (state) => ({ organisations: new Table(state.organisations) }),
+  open: (state, team) => ({ organisations: new Table(state.organisations, team.changes) }),
   // An organisation holds its clients' ids: a deleted client leaves every organisation.
   dropClient(team, client) {
-    for (const organisation of team.organisations.filter((row) => row.clients.includes(client))) organisation.clients.splice(organisation.clients.indexOf(client), 1)
+    for (const organisation of team.organisations.filter((row) => row.clients.includes(client))) team.organisations.update(organisation, { clients: organisation.clients.filter((id) => id !== client) })
     return []
   },
 })

@@ -12,6 +12,7 @@ import { createRecordForms, publishFormsSent } from '../forms/index.ts'
 import { createRecordDocuments } from '../record-documents/index.ts'
 import { publishRecord, scheduleExpiry, scheduleReminders, type CheckRow, type RecordRow, type RecordTemplateRow, type StepRow } from '../records/index.ts'
 import { prepareSteps, stepErrors, type PreparedStep } from '../steps/index.ts'
+import type { Draft } from '../../store/table.ts'
 
 const DAY = 86_400_000
 
@@ -67,9 +68,9 @@ const STEP_LABELS: Partial<Record<StepTypeJson, string>> = {
 }
 
 /** The record's steps as stored, with a check per check step; debits each paid step (FACTS.md). */
-function buildSteps(ctx: TeamContext, record: RecordRow, prepared: readonly PreparedStep[], now: string): StepRow[] {
+function buildSteps(ctx: TeamContext, record: Draft<RecordRow>, prepared: readonly PreparedStep[], now: string): Array<Draft<StepRow>> {
   return prepared.map((input) => {
-    const step: StepRow = {
+    const step: Draft<StepRow> = {
       id: ctx.store.nextId('step'),
       type: input.type,
       preferences: input.preferences,
@@ -137,7 +138,7 @@ export function createRecord(ctx: RequestContext, input: RecordCreateJson): Reco
     }
   }
   const notification = template ? template.notification : (input.notification as 'email' | false)
-  const record: RecordRow = {
+  const record: Draft<RecordRow> = {
     id: ctx.store.nextId('record'),
     client: client.id,
     created_by: ctx.user.id,

@@ -7,6 +7,7 @@ import type { TeamContext } from '../../context.ts'
 import { addFile, type FileRow } from '../files/index.ts'
 import type { RecordDocumentRow, RecordRow, StepRow } from '../records/index.ts'
 import { clientUpload } from './uploads.ts'
+import type { Draft } from '../../store/table.ts'
 
 const DOCUMENT_STEPS: ReadonlySet<StepRow['type']> = new Set(['document.request', 'document.transfer'])
 
@@ -102,7 +103,7 @@ function fileDocument(ctx: TeamContext, record: RecordRow, document: RecordDocum
  * (created by the record's creator); both pending, each step's document set to it. Steps that
  * have their document already are left alone. Publishes nothing (record.created says it all).
  */
-export function createRecordDocuments(ctx: TeamContext, record: RecordRow, sources: ReadonlyMap<number, DocumentSource> = new Map()): RecordDocumentRow[] {
+export function createRecordDocuments(ctx: TeamContext, record: Draft<RecordRow>, sources: ReadonlyMap<number, DocumentSource> = new Map()): RecordDocumentRow[] {
   const now = ctx.clock.timestamp()
   const created: RecordDocumentRow[] = []
   for (const step of record.steps) {
@@ -133,14 +134,11 @@ export function completeRecordDocument(ctx: TeamContext, record: RecordRow, step
   const document = step.document === null ? undefined : ctx.team.recordDocuments.get(step.document)
   if (!document) throw new Error(`record documents: step ${step.id} has no document`)
   const now = ctx.clock.timestamp()
-  document.status = 'complete'
-  document.completed_at = now
-  document.updated_at = now
+  ctx.team.recordDocuments.update(document, { status: 'complete', completed_at: now, updated_at: now })
   const given = () => (uploads === undefined ? [clientUpload(ctx, document).id] : requireAttachments(ctx, uploads))
   if (document.type !== 'sent') {
     const added = given().filter((id) => !document.attachments.includes(id))
-    document.attachments.push(...added)
-    ctx.team.recordDocuments.changed(document)
+    ctx.team.recordDocuments.update(document, { attachments: [...document.attachments, ...added] })
     fileDocument(ctx, record, document, added)
     return [document]
   }

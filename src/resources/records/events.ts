@@ -14,9 +14,7 @@ export function publishRecord(ctx: TeamContext, type: string, record: RecordRow)
  * later expiry).
  */
 export function recordChanged(ctx: TeamContext, record: RecordRow): void {
-  const now = ctx.clock.timestamp()
-  record.updated_at = now
-  ctx.team.records.changed(record)
+  ctx.team.records.update(record, { updated_at: ctx.clock.timestamp() })
   publishRecord(ctx, 'record.updated', record)
   settleFinished(ctx, record)
 }
@@ -26,9 +24,9 @@ export function settleFinished(ctx: TeamContext, record: RecordRow): void {
   const now = ctx.clock.timestamp()
   const finished = isFinished(ctx.team, record, now)
   if (finished && record.finished_at === null) {
-    record.finished_at = now
+    ctx.team.records.update(record, { finished_at: now })
     publishRecord(ctx, 'record.finished', record)
   } else if (!finished && record.finished_at !== null) {
-    record.finished_at = null
+    ctx.team.records.update(record, { finished_at: null })
   }
 }

@@ -9,7 +9,8 @@ import { hasVisibility } from '../../kernel/visibility.ts'
 import { scheduleExpiry, scheduleReminders, stopReminders } from './jobs.ts'
 import { publishRecord, recordChanged } from './events.ts'
 import type { Store, Team } from '../../store/world.ts'
-import type { RecordRow } from './rows.ts'
+import { applyChange, type RowChange } from '../../store/table.ts'
+import type { RecordRow, StepRow } from './rows.ts'
 import { isExpired, recordStatus } from './status.ts'
 
 const DAY = 86_400_000
@@ -112,10 +113,16 @@ function expiryFrom(ctx: TeamContext, value: string | boolean): string {
   return toTimestamp(new Date(Date.parse(value)))
 }
 
+/** Changes one of a record's steps (a record keeps its steps in its own row). */
+export function updateStep(team: Team, record: RecordRow, step: StepRow, change: RowChange<StepRow>): StepRow {
+  if (!record.steps.includes(step)) throw new Error(`record ${record.id}: step ${step.id} is not one of its steps`)
+  team.records.update(record, () => applyChange(step, change))
+  return step
+}
+
 /** Moves the expiry (and its job); reminders stop once the record has expired. */
 export function setExpiry(ctx: TeamContext, record: RecordRow, expiredAt: string): void {
-  record.expired_at = expiredAt
-  ctx.team.records.changed(record)
+  ctx.team.records.update(record, { expired_at: expiredAt })
   scheduleExpiry(ctx, record)
   if (isExpired(record, ctx.clock.timestamp())) stopReminders(ctx, record)
   else if (record.has_reminders) scheduleReminders(ctx, record)
@@ -132,18 +139,18 @@ export function updateRecord(ctx: RequestContext, record: RecordRow, input: Reco
   let changed = false
   let review: 'record.reviewed' | 'record.unreviewed' | undefined
   if (input.is_archived !== undefined && input.is_archived !== (record.archived_at !== null)) {
-    record.archived_at = input.is_archived ? now : null
+    ctx.team.records.update(record, { archived_at: input.is_archived ? now : null })
     if (input.is_archived) stopReminders(ctx, record)
     else if (record.has_reminders) scheduleReminders(ctx, record)
     changed = true
   }
   if (input.is_reviewed !== undefined && input.is_reviewed !== (record.reviewed_at !== null)) {
-    record.reviewed_at = input.is_reviewed ? now : null
+    ctx.team.records.update(record, { reviewed_at: input.is_reviewed ? now : null })
     review = input.is_reviewed ? 'record.reviewed' : 'record.unreviewed'
     changed = true
   }
   if (input.has_reminders !== undefined && input.has_reminders !== record.has_reminders) {
-    record.has_reminders = input.has_reminders
+    ctx.team.records.update(record, { has_reminders: input.has_reminders })
     if (input.has_reminders) scheduleReminders(ctx, record)
     else stopReminders(ctx, record)
     changed = true

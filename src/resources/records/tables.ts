@@ -60,12 +60,12 @@ declare module '../../store/world.ts' {
 export const recordTables = declareTables({
   rows: ['records', 'checks', 'step_reviews', 'record_documents', 'corrections', 'record_templates'],
   open(state, team) {
-    const records = new Table(state.records)
+    const records = new Table(state.records, team.changes)
     const recordsByClient = records.groupBy((record) => record.client)
-    const checks = new Table(state.checks)
-    const stepReviews = new Table(state.step_reviews)
-    const recordDocuments = new Table(state.record_documents)
-    const corrections = new Table(state.corrections)
+    const checks = new Table(state.checks, team.changes)
+    const stepReviews = new Table(state.step_reviews, team.changes)
+    const recordDocuments = new Table(state.record_documents, team.changes)
+    const corrections = new Table(state.corrections, team.changes)
     return {
       records,
       recordsByClient,
@@ -85,7 +85,7 @@ export const recordTables = declareTables({
       documentsByAttachment: recordDocuments.groupByEach((document) => document.attachments),
       corrections,
       correctionsByClient: corrections.groupBy((correction) => correction.client),
-      recordTemplates: new Table(state.record_templates),
+      recordTemplates: new Table(state.record_templates, team.changes),
     }
   },
   // A client with records cannot be deleted (clients/rules.ts).

@@ -6,7 +6,7 @@ import type { StepReviewCreateJson } from '../../contracts/generated.ts'
 import { notFound } from '../../kernel/errors.ts'
 import { sortRows, type SortAccessors } from '../../kernel/sort.ts'
 import type { Team } from '../../store/world.ts'
-import { getRecord, recordChanged, type RecordRow, type StepReviewRow, type StepRow } from '../records/index.ts'
+import { getRecord, recordChanged, updateStep, type RecordRow, type StepReviewRow, type StepRow } from '../records/index.ts'
 
 export interface RecordStep {
   record: RecordRow
@@ -53,7 +53,7 @@ export function reviewStep(ctx: RequestContext, { record, step }: RecordStep, in
     created_at: now,
     updated_at: now,
   })
-  step.review = review.id
+  updateStep(ctx.team, record, step, { review: review.id })
   recordChanged(ctx, record)
   return review
 }

@@ -2,21 +2,15 @@ import type { RequestContext, TeamContext } from '../../context.ts'
 import type { TeamUpdateJson } from '../../contracts/generated.ts'
 import { matchesSearch, searchWords } from '../../kernel/search.ts'
 import type { MemberRow, TeamRow, UserRow } from '../../store/identity.ts'
+import type { Draft } from '../../store/table.ts'
 
 /** Owners may change the team's contact details (checked by the route). */
 export function updateTeam(ctx: RequestContext, update: TeamUpdateJson): TeamRow {
   const team = ctx.team.row
-  let changed = false
-  if (update.contact !== undefined && update.contact !== team.contact) {
-    team.contact = update.contact
-    changed = true
-  }
-  if (update.telephone !== undefined && update.telephone !== team.telephone) {
-    team.telephone = update.telephone
-    changed = true
-  }
-  if (changed) team.updated_at = ctx.clock.timestamp()
-  return team
+  const change: Draft<Partial<TeamRow>> = {}
+  if (update.contact !== undefined && update.contact !== team.contact) change.contact = update.contact
+  if (update.telephone !== undefined && update.telephone !== team.telephone) change.telephone = update.telephone
+  return Object.keys(change).length === 0 ? team : ctx.team.updateRow({ ...change, updated_at: ctx.clock.timestamp() })
 }
 
 export interface Member {

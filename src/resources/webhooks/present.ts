@@ -1,5 +1,6 @@
 import type { WebhookDeliveryJson, WebhookJson } from '../../contracts/generated.ts'
 import type { WebhookDeliveryRow, WebhookRow } from './rows.ts'
+import { onTheWire } from '../../kernel/frozen.ts'
 
 export function presentWebhook(webhook: WebhookRow): WebhookJson {
   return {
@@ -8,7 +9,7 @@ export function presentWebhook(webhook: WebhookRow): WebhookJson {
     uuid: webhook.uuid,
     url: webhook.url,
     secret: webhook.secret,
-    events: webhook.events,
+    events: onTheWire<WebhookJson['events']>(webhook.events),
     is_enabled: webhook.is_enabled,
     created_at: webhook.created_at,
     updated_at: webhook.updated_at,
@@ -24,8 +25,8 @@ export function presentDelivery(delivery: WebhookDeliveryRow): WebhookDeliveryJs
     uuid: delivery.uuid,
     event: delivery.event,
     attempts: delivery.attempts,
-    request: delivery.request,
-    response: delivery.response,
+    request: onTheWire<WebhookDeliveryJson['request']>(delivery.request),
+    response: onTheWire<WebhookDeliveryJson['response']>(delivery.response),
     last_sent_at: delivery.last_sent_at,
   }
 }

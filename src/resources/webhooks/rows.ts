@@ -1,19 +1,20 @@
+import type { Frozen } from '../../kernel/frozen.ts'
 import type { WebhookDeliveryJson, WebhookJson } from '../../contracts/generated.ts'
 
 export interface WebhookRow {
-  id: number
-  uuid: string
+  readonly id: number
+  readonly uuid: string
   /** Where deliveries are POSTed: an absolute http(s) URL. */
-  url: string
+  readonly url: string
   /** 64 lowercase hexadecimal characters: the key of each delivery's X-SVC-Signature. */
-  secret: string
+  readonly secret: string
   /** Subscribed event names and wildcards (*, <category>.*). */
-  events: WebhookJson['events']
-  is_enabled: boolean
+  readonly events: Frozen<WebhookJson['events']>
+  readonly is_enabled: boolean
   /** Payloads in a row that exhausted every attempt; 10 disable the webhook, one success resets it (FACTS.md). */
-  failures: number
-  created_at: string
-  updated_at: string
+  readonly failures: number
+  readonly created_at: string
+  readonly updated_at: string
 }
 
 /** What an attempt sent, as the log records it. */
@@ -28,21 +29,21 @@ export type DeliveryState = 'queued' | 'waiting' | 'delivered' | 'failed' | 'dro
 
 /** One payload for one webhook, with its last attempt (what GET /webhooks/{id}/deliveries shows). */
 export interface WebhookDeliveryRow {
-  id: number
-  webhook: number
+  readonly id: number
+  readonly webhook: number
   /** The delivery's uuid: the body's uuid and X-SVC-Delivery-Id, the same on every attempt. */
-  uuid: string
+  readonly uuid: string
   /** An event name, or ping. */
-  event: WebhookDeliveryJson['event']
+  readonly event: WebhookDeliveryJson['event']
   /** The body's data, taken when the event happened: ids and links as they were then. */
-  data: unknown
+  readonly data: Frozen<unknown>
   /** When the event happened (the 90-day retention counts from here). */
-  created_at: string
-  state: DeliveryState
+  readonly created_at: string
+  readonly state: DeliveryState
   /** Attempts made so far (0 until the first one settles). */
-  attempts: number
+  readonly attempts: number
   /** The last attempt's request and response, null before the first one settled. */
-  request: DeliveryRequest | null
-  response: WebhookDeliveryJson['response']
-  last_sent_at: string | null
+  readonly request: Frozen<DeliveryRequest | null>
+  readonly response: Frozen<WebhookDeliveryJson['response']>
+  readonly last_sent_at: string | null
 }

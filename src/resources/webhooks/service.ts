@@ -4,6 +4,7 @@ import { forbidden, notFound, type ValidationErrors } from '../../kernel/errors.
 import { seesOnlyAssigned } from '../../kernel/roles.ts'
 import type { Team } from '../../store/world.ts'
 import type { WebhookDeliveryRow, WebhookRow } from './rows.ts'
+import type { Draft } from '../../store/table.ts'
 
 /** How long the delivery log keeps a delivery, on the mock's clock (FACTS.md). */
 export const DELIVERY_RETENTION_MS = 90 * 24 * 60 * 60 * 1000
@@ -69,23 +70,15 @@ export function createWebhook(ctx: RequestContext, input: WebhookCreateJson): We
  */
 export function updateWebhook(ctx: RequestContext, webhook: WebhookRow, input: WebhookUpdateJson): WebhookRow {
   const wasEnabled = webhook.is_enabled
-  let changed = false
-  if (input.url !== undefined && input.url !== webhook.url) {
-    webhook.url = input.url
-    changed = true
-  }
-  if (input.events !== undefined && JSON.stringify(input.events) !== JSON.stringify(webhook.events)) {
-    webhook.events = [...input.events]
-    changed = true
-  }
-  if (input.is_enabled !== undefined) {
-    if (input.is_enabled) webhook.failures = 0
-    if (input.is_enabled !== wasEnabled) {
-      webhook.is_enabled = input.is_enabled
-      changed = true
-    }
-  }
-  if (changed) webhook.updated_at = ctx.clock.timestamp()
+  const change: Draft<Partial<WebhookRow>> = {}
+  if (input.url !== undefined && input.url !== webhook.url) change.url = input.url
+  if (input.events !== undefined && JSON.stringify(input.events) !== JSON.stringify(webhook.events)) change.events = [...input.events]
+  if (input.is_enabled !== undefined && input.is_enabled !== wasEnabled) change.is_enabled = input.is_enabled
+  const changed = Object.keys(change).length > 0
+  // Re-enabling resets the failure tally even when the webhook was enabled already (updated_at stays then).
+  const failures = input.is_enabled === true ? { failures: 0 } : {}
+  if (changed) ctx.team.webhooks.update(webhook, { ...change, ...failures, updated_at: ctx.clock.timestamp() })
+  else if (input.is_enabled === true && webhook.failures !== 0) ctx.team.webhooks.update(webhook, failures)
   if (wasEnabled && !webhook.is_enabled) ctx.webhooks.stop(ctx.team, webhook)
   if (!wasEnabled && webhook.is_enabled) ctx.webhooks.ping(ctx.team, webhook)
   return webhook

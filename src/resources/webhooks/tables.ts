@@ -21,8 +21,8 @@ declare module '../../store/world.ts' {
 
 export const webhookTables = declareTables({
   rows: ['webhooks', 'webhook_deliveries'],
-  open(state) {
-    const webhookDeliveries = new Table(state.webhook_deliveries)
-    return { webhooks: new Table(state.webhooks), webhookDeliveries, deliveriesByWebhook: webhookDeliveries.groupBy((delivery) => delivery.webhook) }
+  open(state, team) {
+    const webhookDeliveries = new Table(state.webhook_deliveries, team.changes)
+    return { webhooks: new Table(state.webhooks, team.changes), webhookDeliveries, deliveriesByWebhook: webhookDeliveries.groupBy((delivery) => delivery.webhook) }
   },
 })

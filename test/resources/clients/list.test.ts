@@ -170,7 +170,7 @@ describe('GET /clients on a fresh team', () => {
       const active = await create(api, { first_name: 'Act', last_name: 'Ive' })
       const archived = await create(api, { first_name: 'Arch', last_name: 'Ived' })
       const another = await create(api, { first_name: 'Also', last_name: 'Active' })
-      row(team, archived.id).archived_at = '2026-06-30T10:00:00Z'
+      team.team.clients.update(row(team, archived.id), { archived_at: '2026-06-30T10:00:00Z' })
       expect(await ids(api, { visibility: 'active' })).toEqual([active.id, another.id])
       expect(await ids(api, { visibility: 'archived' })).toEqual([archived.id])
       expect(await ids(api)).toEqual([active.id, archived.id, another.id])
@@ -248,7 +248,7 @@ describe('GET /clients on a fresh team', () => {
       const b = await create(api, { first_name: 'Ann', last_name: 'Law' }, { status: 'pending', deletion_date: '2026-06-01' })
       const c = await create(api, { first_name: 'Ann', last_name: 'Ray' }, { status: 'approved', deletion_date: '2026-08-01' })
       const d = await create(api, { first_name: 'Bob', last_name: 'Lee' }, { status: 'pending', deletion_date: '2026-08-01' })
-      row(team, d.id).archived_at = NOW
+      team.team.clients.update(row(team, d.id), { archived_at: NOW })
       await assign(api, `/clients/${a.id}/assignees`, [team.users['read-only'].id])
       expect(await ids(api, { search: 'ann', status: 'pending' })).toEqual([a.id, b.id])
       expect(await ids(api, { search: 'ann', status: 'pending', deletion_date: 'upcoming' })).toEqual([a.id])
@@ -286,9 +286,9 @@ describe('GET /clients on a fresh team', () => {
       expect((await api.patch(`/clients/${c3.id}`, { mobile: '07700 900001' })).body.updated_at).toBe('2026-07-01T12:05:00Z')
       mock.clock.set(new Date('2026-07-01T12:10:00Z'))
       expect((await api.patch(`/clients/${c1.id}`, { mobile: '07700 900002' })).body.updated_at).toBe('2026-07-01T12:10:00Z')
-      row(team, c1.id).archived_at = '2026-06-15T09:00:00Z'
-      row(team, c3.id).archived_at = '2026-06-20T09:00:00Z'
-      row(team, c4.id).archived_at = '2026-06-01T09:00:00Z'
+      team.team.clients.update(row(team, c1.id), { archived_at: '2026-06-15T09:00:00Z' })
+      team.team.clients.update(row(team, c3.id), { archived_at: '2026-06-20T09:00:00Z' })
+      team.team.clients.update(row(team, c4.id), { archived_at: '2026-06-01T09:00:00Z' })
       return { api, c1: c1.id, c2: c2.id, c3: c3.id, c4: c4.id }
     }
 
@@ -410,7 +410,7 @@ describe('GET /clients on a fresh team', () => {
 
     it('carries every query parameter into the links, with only page changed', async () => {
       const { api, team } = await teamWith(5)
-      for (const client of team.team.clients) client.status = 'pending'
+      for (const client of team.team.clients.all()) team.team.clients.update(client, { status: 'pending' })
       const res = await api.get('/clients', {
         search: 'client paged',
         status: 'pending',
