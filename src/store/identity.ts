@@ -6,7 +6,7 @@ export interface UserRow {
   id: number
   name: string
   email: string
-  /** An email change waiting for the user's confirmation (spec, PATCH /me); not on the wire. */
+  /** An email change waiting for the user's confirmation (docs/specification-notes.md "User and team"); not on the wire. */
   pending_email: string | null
   is_verified: boolean
   is_disabled: boolean
@@ -14,14 +14,14 @@ export interface UserRow {
   updated_at: string
 }
 
-/** A personal access token: one user, one team (spec "Authentication"). */
+/** A personal access token: one user, one team (docs/specification-notes.md "Authentication"). */
 export interface TokenRow {
   token: string
   name: string
   user: number
   team: number
   created_at: string
-  /** Tokens expire after a year (spec); null never expires. */
+  /** Tokens expire after a year (docs/specification-notes.md "Authentication"); null never expires. */
   expires_at: string | null
   revoked_at: string | null
 }
@@ -35,7 +35,7 @@ export interface TeamRow {
   telephone: string | null
   tier: string
   is_support_enabled: boolean
-  /** A legacy team works with clients and records only; cases answer 403 (spec). Not on the wire. */
+  /** A legacy team works with clients and records only; cases answer 403 (docs/specification-notes.md "Cases"). Not on the wire. */
   cases_enabled: boolean
   /** The custom declaration feature: records may require the client's declaration. Not on the wire. */
   declaration_enabled: boolean
@@ -46,7 +46,7 @@ export interface TeamRow {
 
 export interface MemberRow {
   user: number
-  /** null once the user has left the team (FACTS.md "Roles"); they still show where they were assigned. */
+  /** null once the user has left the team (docs/specification-notes.md "Roles"); they still show where they were assigned. */
   role: Role | null
   joined_at: string
 }

@@ -1,5 +1,5 @@
-// GET /checks/{id} (spec "Check"; FACTS.md "Lists, pagination, expansion", "Roles", "Status codes
-// and bodies", "Records and steps"), with the response every check type returns for every outcome:
+// GET /checks/{id} (docs/specification-notes.md "Checks and responses", docs/specification-notes.md "Lists, pagination and expansion",
+// docs/specification-notes.md "Roles", docs/specification-notes.md "Status codes and bodies"), with the response every check type returns for every outcome:
 // photo ID's check_response.photo_id, every other type's exactly {"object": "check_response.other"}.
 import { describe, expect, it } from 'vitest'
 import { ROLES } from '../../src/kernel/roles.ts'
@@ -256,7 +256,7 @@ describe('GET /checks/{id}', () => {
   })
 })
 
-describe('check responses as the real service gives them (FACTS.md "Records and steps")', () => {
+describe('check responses as the real service gives them (docs/specification-notes.md "Checks and responses")', () => {
   /** The expanded response a check must answer: null without one, a photo ID response, or exactly check_response.other. */
   function expectFaithful(check: { type: string; status: string; response: unknown }, where: string) {
     if (check.response === null) {

@@ -1,5 +1,5 @@
-// Forms (spec, Form and the forms endpoints; FACTS.md "Forms and form templates", "Webhooks",
-// "Roles", "Methods and paths"): made by record form steps, filled in when the client submits
+// Forms (docs/specification-notes.md "Forms and form templates", docs/specification-notes.md "Events", docs/specification-notes.md "Roles",
+// docs/specification-notes.md "Downloads and SDK tokens"): made by record form steps, filled in when the client submits
 // the step, seeded as internal forms; listed, read and downloaded as a PDF.
 import { PDFDocument } from 'pdf-lib'
 import { describe, expect, it } from 'vitest'
@@ -421,7 +421,7 @@ describe('GET /clients/{id}/forms/{reference}/download', () => {
     ])
   })
 
-  it('lays nested sections out where they stand, each under its own title (FACTS.md)', async () => {
+  it('lays nested sections out where they stand, each under its own title (docs/specification-notes.md "Forms and form templates")', async () => {
     const mock = createTestMock()
     const team = mock.newTeam()
     const api = team.api()

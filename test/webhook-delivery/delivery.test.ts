@@ -1,4 +1,4 @@
-// Webhook delivery to real receivers on 127.0.0.1 (FACTS.md "Webhooks"): the body and headers, the
+// Webhook delivery to real receivers on 127.0.0.1 (docs/specification-notes.md "Webhooks"): the body and headers, the
 // signature checked independently, the log, the retry schedule and disabling on a controlled
 // clock, a receiver that never answers, and the order of events. Every wait is bounded.
 import { createHmac } from 'node:crypto'
@@ -111,7 +111,7 @@ describe('a delivery', () => {
         event: 'ping',
         attempts: 1,
         request: logged(ping),
-        // FACTS.md "Wire details": an empty 204 is logged with body {}.
+        // docs/specification-notes.md "Webhooks": an empty 204 is logged with body {}.
         response: { status_code: '204', headers: expect.any(Object), body: {} },
         last_sent_at: NOW,
       },
@@ -189,7 +189,7 @@ describe('the story of the issue', () => {
   })
 })
 
-describe('retries on the mock\'s clock (FACTS.md: 60, 120, 600 and 900 s after each failure)', () => {
+describe('retries on the mock\'s clock (docs/specification-notes.md "Webhooks": 60, 120, 600 and 900 s after each failure)', () => {
   it('walks the whole schedule in one advance of the clock, with the same delivery id', async () => {
     const mock = webhookMock()
     const api = mock.newTeam().api()
@@ -268,7 +268,7 @@ describe('retries on the mock\'s clock (FACTS.md: 60, 120, 600 and 900 s after e
   })
 })
 
-describe('disabling (FACTS.md: 10 payloads in a row exhaust their attempts)', () => {
+describe('disabling (docs/specification-notes.md "Webhooks": 10 payloads in a row exhaust their attempts)', () => {
   /** The ping and `clients` client.created payloads, all failing, walked through their schedule. */
   async function failing(clients: number, answer: (index: number, received: Received) => Answer = () => ({ status: 500 })) {
     const mock = webhookMock()

@@ -1,4 +1,4 @@
-// Bounded memory for webhook queues (docs/webhooks.md): 100,000 events for a receiver that never
+// Bounded memory for webhook queues (docs/webhooks.md "Webhooks"): 100,000 events for a receiver that never
 // answers leave the process's resident memory within 50 MB of where it started, because a webhook
 // holds at most 1,000 undelivered payloads, its log at most 1,000 settled ones, and one that keeps
 // failing is disabled (here re-enabled every 10,000 events, so the caps are hit again and again).

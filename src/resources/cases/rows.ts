@@ -1,7 +1,7 @@
 import type { CaseStatusJson } from '../../contracts/generated.ts'
 import type { AssigneeRow } from '../assignees/index.ts'
 
-/** A record in a case (spec rules 4 to 6: only PATCH /cases/{id}/items puts it there). */
+/** A record in a case (rules 4 to 6 of docs/specification-notes.md "Rules of the service": only PATCH /cases/{id}/items puts it there). */
 export interface CaseItemRow {
   id: number
   record: number
@@ -9,7 +9,7 @@ export interface CaseItemRow {
   updated_at: string
 }
 
-/** An optional grouping of one client's records with a reviewable status (spec, Case). */
+/** An optional grouping of one client's records with a reviewable status (docs/specification-notes.md "Cases"). */
 export interface CaseRow {
   id: number
   client: number
@@ -20,7 +20,7 @@ export interface CaseRow {
   status_changed_at: string
   /** In the order they were added. */
   items: CaseItemRow[]
-  /** Set outside the API (FACTS.md: only GET /cases/{id}/assignees exists); the control API sets them. */
+  /** Set outside the API (docs/specification-notes.md "Cases": only GET /cases/{id}/assignees exists); the control API sets them. */
   assignees: AssigneeRow[]
   created_by: number | null
   created_at: string

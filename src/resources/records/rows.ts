@@ -33,7 +33,7 @@ export interface RecordRow {
   id: number
   client: number
   created_by: number | null
-  /** Snapshots of the client's at creation (FACTS.md). */
+  /** Snapshots of the client's at creation (docs/specification-notes.md "Records and steps"). */
   email: string
   name: NameRow
   reference: string | null

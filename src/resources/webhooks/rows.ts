@@ -10,7 +10,7 @@ export interface WebhookRow {
   /** Subscribed event names and wildcards (*, <category>.*). */
   events: WebhookJson['events']
   is_enabled: boolean
-  /** Payloads in a row that exhausted every attempt; 10 disable the webhook, one success resets it (FACTS.md). */
+  /** Payloads in a row that exhausted every attempt; 10 disable the webhook, one success resets it (docs/specification-notes.md "Webhooks"). */
   failures: number
   created_at: string
   updated_at: string
