@@ -37,6 +37,13 @@ async function deliveries(api: ApiClient, webhook: number) {
 
 const attemptHeader = (request: Received) => request.headers['x-svc-delivery-attempt']
 
+/** Publishes client.updated for a client straight on the event bus (many events without as many requests), as a change the API's kept answers see. */
+function publishUpdates(mock: TestMock, team: number, client: number, count: number) {
+  mock.store.changing(() => {
+    for (let index = 0; index < count; index++) mock.services.events.publish({ type: 'client.updated', teamId: team, occurredAt: mock.clock.timestamp(), subjects: { client } })
+  })
+}
+
 /** Requests held (unanswered) right now across receivers. */
 const held = (hooks: Receiver[]) => hooks.reduce((sum, hook) => sum + hook.held, 0)
 
@@ -483,6 +490,32 @@ describe("a webhook's backlog (at most maxUndelivered payloads not yet delivered
     expect(hooks.received.map((request) => request.body.event)).toEqual(['ping'])
   })
 
+  it('holds 1,000 payloads by default, as docs/behaviour-notes.md "Memory caps" says: the 1,001st gives up the oldest', async () => {
+    const mock = webhookMock({ timeoutMs: 60_000 })
+    const team = mock.newTeam()
+    const api = team.api()
+    const hooks = await receiver(() => 'hang')
+    const webhook = await subscribe(api, hooks.url, ['client.updated'])
+    const client = await createClient(api)
+    await hooks.waitFor(1)
+    // The ping in flight and 999 payloads queued behind it: 1,000, the cap, and nothing given up.
+    publishUpdates(mock, team.team.id, client.id, 999)
+    expect(await deliveries(api, webhook.id)).toEqual([])
+    publishUpdates(mock, team.team.id, client.id, 1)
+    const rows = team.team.deliveriesByWebhook.get(webhook.id)
+    expect(rows).toHaveLength(1_001)
+    const [givenUp, ...others] = await deliveries(api, webhook.id)
+    expect(others).toEqual([])
+    // The oldest not in flight: the first payload after the ping.
+    expect(givenUp).toMatchObject({ uuid: rows[1]?.uuid, event: 'client.updated', attempts: 1, response: null })
+    expect(hooks.received).toHaveLength(1)
+    // Deleting the webhook drops what it still holds, so only the ping is left to settle.
+    expect((await api.delete(`/webhooks/${webhook.id}`)).status).toBe(204)
+    hooks.release(204)
+    await mock.services.webhooks.idle()
+    expect(hooks.received).toHaveLength(1)
+  })
+
   it('gives up a payload waiting for its retry the same way, and its retry never runs', async () => {
     const mock = webhookMock({ timeoutMs: 60_000, webhooks: { maxUndelivered: 2 } })
     const api = mock.newTeam().api()
@@ -519,5 +552,26 @@ describe('the delivery log (90 days, and at most maxLogged settled deliveries pe
     const log = await deliveries(api, webhook.id)
     expect(log.map((delivery) => delivery.request.body.data.client?.id)).toEqual([clients[4]?.id, clients[3]?.id, clients[2]?.id])
     expect(team.team.deliveriesByWebhook.get(webhook.id)).toHaveLength(3)
+  })
+
+  it('keeps 1,000 by default, as docs/behaviour-notes.md "Memory caps" says: the 1,001st settled delivery drops the oldest', async () => {
+    const mock = webhookMock()
+    const team = mock.newTeam()
+    const api = team.api()
+    const hooks = await receiver()
+    const webhook = await subscribe(api, hooks.url, ['client.updated'])
+    const client = await createClient(api)
+    // In batches that settle before the next, so the backlog's own cap never comes into it.
+    for (let batch = 0; batch < 10; batch++) {
+      publishUpdates(mock, team.team.id, client.id, 100)
+      await mock.services.webhooks.idle()
+    }
+    expect(hooks.received).toHaveLength(1_001)
+    const first = await api.get(`/webhooks/${webhook.id}/deliveries`, { limit: 100 })
+    expect(first.body.total).toBe(1_000)
+    // The newest first: the ping, delivered first, is the one dropped.
+    const last = await api.get(`/webhooks/${webhook.id}/deliveries`, { limit: 100, page: 10 })
+    expect(last.body.data.map((delivery: { event: string }) => delivery.event)).toEqual(Array(100).fill('client.updated'))
+    expect(last.body.data.at(-1).uuid).toBe(hooks.received[1]?.body.uuid)
   })
 })
