@@ -47,7 +47,8 @@ export default tseslint.config(
     files: ['src/resources/**/*.ts', 'src/control/**/*.ts', 'src/lifecycle/**/*.ts'],
     rules: {
       // Handlers get typed input and return their answer (kernel/operation.ts), so no resource needs
-      // hono; time and randomness come from the context (DESIGN.md rule 6).
+      // hono; time and randomness come from the context (ctx.clock,
+      // ctx.random), so a frozen clock and a seed make every answer the same.
       'no-restricted-imports': ['error', { patterns: [{ group: ['hono', 'hono/*'], message: 'Handlers return their answer; the gate in kernel/operation.ts speaks HTTP.' }] }],
       'no-restricted-syntax': [
         'error',

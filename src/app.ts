@@ -203,7 +203,7 @@ function servicesOf(options: AppOptions): Services {
 function apiRoutes(options: AppOptions, faults: Faults): Routes<RequestContext> {
   const routes = new Routes<RequestContext>(options.contracts, {
     base: API_BASE,
-    // Read-only members get 403 on every write (FACTS.md "Roles"); their own profile is theirs to change.
+    // Read-only members get 403 on every write (docs/specification-notes.md "Roles"); their own profile is theirs to change.
     mayWrite: (ctx, op) => USER_OWN_WRITES.has(op.id) || canWrite(ctx.member.role),
     // Faults apply to the caller's team once it is identified and counted, before the operation looks anything up.
     intercept: SURFACE_STAGES.api.faults ? (c, ctx, op) => faults.intercept(c, ctx.team.id, op) : undefined,
@@ -251,7 +251,7 @@ class ApiExchange {
       return identity && requestContext(identity, services)
     })
     const limiter = new RateLimiter(options.rateLimit.limit, options.rateLimit.windowSeconds * 1000)
-    // A limit is shared by all tokens of one user on one team, separate per team (FACTS.md).
+    // A limit is shared by all tokens of one user on one team, separate per team (docs/specification-notes.md "Rate limits").
     this.countRequest = rateLimiting<RequestContext>(limiter, clock.nowMs, (ctx) => `${ctx.user.id}:${ctx.team.id}`)
     this.latency = latencyDraw(options.latency)
   }

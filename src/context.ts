@@ -99,14 +99,14 @@ export function emit(ctx: TeamContext, type: string, subjects: Record<string, nu
   ctx.events.publish({ type, teamId: ctx.team.id, occurredAt: ctx.clock.timestamp(), subjects })
 }
 
-/** PATCH /team and GET /credits: owners, and support users acting in the team (FACTS.md "Roles"). */
+/** PATCH /team and GET /credits: owners, and support users acting in the team (docs/specification-notes.md "Roles"). */
 export function isOwner(ctx: RequestContext): boolean {
   return ownsTeam(ctx.member.role)
 }
 
 /**
  * Whether the caller sees a client, record, case or organisation: assigned-only members see only
- * what they are assigned to (FACTS.md "Roles"); everyone else sees the whole team's.
+ * what they are assigned to (docs/specification-notes.md "Roles"); everyone else sees the whole team's.
  */
 export function canSee(ctx: RequestContext, row: { assignees: ReadonlyArray<{ user: number }> }): boolean {
   return !seesOnlyAssigned(ctx.member.role) || row.assignees.some((assignee) => assignee.user === ctx.user.id)

@@ -1,5 +1,5 @@
 // Build step: the TypeScript wire types, generated from contracts/ so they are never written twice
-// (DESIGN.md: contracts are the single source of truth). Every schema document becomes a type named
+// (contracts/ is the source of truth: docs/architecture.md "Architecture"). Every schema document becomes a type named
 // after its file (schemas/client-create.json -> ClientCreateJson, a $defs entry in it ->
 // ClientCreate<Name>Json), and every operation gets an entry in `Operations` with its path
 // parameters, validated query, JSON body and the bodies of its success statuses, which

@@ -103,7 +103,7 @@ const INFO: Record<Surface, { title: string; description: string }> = {
   },
 }
 
-/** The API's second security scheme (spec "Authentication"); the URLs are relative to the API's origin. */
+/** The API's second security scheme (docs/specification-notes.md "Authentication"); the URLs are relative to the API's origin. */
 const OAUTH_SCHEME = {
   type: 'oauth2',
   description: 'OAuth 2.0 authorisation-code flow: the access token (a JWT) is sent as a bearer token.',

@@ -156,7 +156,7 @@ function typeErrors(errors: ErrorObject[] | null | undefined): ErrorObject[] {
 
 /**
  * Validates a normalised JSON body (normalizeInput) as Laravel's rules read it, which is looser
- * than JSON Schema on two types (FACTS.md "Validation"): where the schema wants an integer, a
+ * than JSON Schema on two types (docs/behaviour-notes.md "Validation (422)"): where the schema wants an integer, a
  * string of digits with an optional sign is one; where it wants a boolean, 1, 0, "1" and "0"
  * are. The schema itself guides it, $refs, combinators and if/then included: a value is coerced
  * only where the validator reports it as the wrong type and wants an integer or a boolean there,

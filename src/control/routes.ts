@@ -1,5 +1,5 @@
-// The mock's control API under /_mock: what tests and demos need beyond the real API (DESIGN.md
-// rule 7). It goes through the same contracts, gate and services as the API; it has no caller,
+// The mock's control API under /_mock: what tests and demos need beyond the real API, which
+// offers only what the real service offers (docs/control-api.md "The control API"). It goes through the same contracts, gate and services as the API; it has no caller,
 // so its context is the mock's services.
 import type { Services, TeamContext } from '../context.ts'
 import { SURFACES } from '../contracts/load.ts'
@@ -191,7 +191,7 @@ export function controlRoutes(routes: ControlRoutes, teamDropped: (team: number)
 
   routes.handle('control.cases.assignees.set', { find: findCase }, ({ found, body, baseUrl }) => {
     const { row, ...ctx } = found
-    // The real API only lists case assignees (FACTS.md); the same rules as the API's assignees.
+    // The real API only lists case assignees (docs/specification-notes.md "Cases"); the same rules as the API's assignees.
     setCaseAssignees(ctx, row, body.team_members, 'team_members')
     return presentCaseAssignees(ctx, row, baseUrl)
   })

@@ -1,4 +1,4 @@
-// Bearer authentication (spec "Authentication"): the token is read from the Authorization
+// Bearer authentication (docs/specification-notes.md "Authentication"): the token is read from the Authorization
 // header only, never from the body or the query string.
 import type { Context } from 'hono'
 import type { KernelEnv } from './env.ts'

@@ -1,4 +1,4 @@
-// Every error the API answers with, in the exact shapes of FACTS.md "Status codes and bodies".
+// Every error the API answers with, in the exact shapes of docs/specification-notes.md "Status codes and bodies".
 // Services throw these; app.ts renders them once in onError.
 export type ErrorBody = Record<string, unknown>
 export type ValidationErrors = Record<string, string[]>
@@ -27,7 +27,7 @@ export const notFound = (resource: string) => new HttpError(404, { error: `${res
 
 /**
  * notFoundMessage('Correction') -> 404 {"message": "Correction not found"}: the key the correction
- * update uses for its 404s, unlike every other operation (FACTS.md "Wire details").
+ * update uses for its 404s, unlike every other operation (docs/specification-notes.md "Wire details").
  */
 export const notFoundMessage = (resource: string) => new HttpError(404, { message: `${resource} not found` })
 
@@ -70,7 +70,7 @@ export const nginxPage = (title: string) =>
   `<html>\r\n<head><title>${title}</title></head>\r\n<body>\r\n<center><h1>${title}</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n`
 
 /**
- * 413 for a body over the upload limit: the web server's HTML page (FACTS.md "Wire details"). It
+ * 413 for a body over the upload limit: the web server's HTML page (docs/specification-notes.md "Wire details"). It
  * closes the connection, as nginx does, so a client still sending stops.
  */
 export const payloadTooLarge = () => new HtmlError(413, nginxPage('413 Request Entity Too Large'), { connection: 'close' })

@@ -1,7 +1,7 @@
 // The event bus: resources publish facts ("client.created"), subscribers (webhook delivery,
 // tests, the dashboard) react. Publishing never fails the request that caused it.
 export interface DomainEvent {
-  /** Event name as in the spec's Events list, e.g. client.created. */
+  /** Event name as docs/specification-notes.md "Events" lists them, e.g. client.created. */
   type: string
   teamId: number
   /** Wire timestamp of when it happened (the mock's clock). */

@@ -1,5 +1,5 @@
 // expand: which expandable properties of the answer are full objects. The contract already
-// checked the values against the endpoint's allowed set (FACTS.md: one level only).
+// checked the values against the endpoint's allowed set (docs/specification-notes.md "Lists, pagination and expansion": one level only).
 import { listObject, type ListObject } from './pagination.ts'
 
 export type Expand = ReadonlySet<string>
@@ -10,11 +10,11 @@ export function expandOf(query: { expand?: unknown }): Expand {
   return Array.isArray(query.expand) ? new Set(query.expand as string[]) : NO_EXPAND
 }
 
-/** FACTS.md: collapsed, a list relation shows at most this many ids. */
+/** docs/specification-notes.md "Wire details": collapsed, a list relation shows at most this many ids. */
 export const COLLAPSED_IDS = 25
 
 /**
- * An expandable relation that is a list of people or clients (FACTS.md "Wire details"): null when
+ * An expandable relation that is a list of people or clients (docs/specification-notes.md "Wire details"): null when
  * empty, expanded or not; collapsed, the first 25 ids; expanded, a list object of its first page
  * with the URL of the collection.
  */

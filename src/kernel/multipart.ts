@@ -1,7 +1,7 @@
 // multipart/form-data request bodies (POST /attachments), parsed by busboy as they arrive: a file
 // field streams to a file in the uploads folder, never into memory, with backpressure from the
 // disk to the socket. Over the size limit the upload stops at once, its partial file is deleted
-// and the request is refused with the web server's 413 page (FACTS.md "Wire details"): nothing of
+// and the request is refused with the web server's 413 page (docs/specification-notes.md "Wire details"): nothing of
 // it is kept. The caller (the operation gate) owns the saved files and removes what no handler took.
 import { randomUUID } from 'node:crypto'
 import { createWriteStream, rmSync, statSync, type WriteStream } from 'node:fs'

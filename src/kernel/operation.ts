@@ -81,7 +81,7 @@ export interface OperationOptions<P, Id extends OperationId, F> {
   /**
    * The operation's rules that its contract cannot state (Laravel's exists and unique rules, and
    * rules on the team's state), run on the coerced body even when the schema failed other keys,
-   * so that every failing key comes back in one 422 (FACTS.md "Validation"). A rule reads only
+   * so that every failing key comes back in one 422 (docs/behaviour-notes.md "Validation (422)"). A rule reads only
    * the parts of the body that `passed` the schema (the rest may have any shape), and like
    * Laravel's exists rule says nothing about a key that already failed.
    */

@@ -1,4 +1,4 @@
-// Paged lists (spec "Conventions", FACTS.md "Lists, pagination, expansion"): limit 1..100
+// Paged lists (docs/specification-notes.md "Conventions", docs/specification-notes.md "Lists, pagination and expansion"): limit 1..100
 // (default 25), page >= 1, a page past the end is an empty data, links null on a single page.
 export interface PaginatedList<T> {
   object: 'paginated_list'
@@ -12,7 +12,7 @@ export interface PaginatedList<T> {
 }
 
 /**
- * FACTS.md "Wire details": the answer of add/replace/item operations (only what is new) and an
+ * docs/specification-notes.md "Wire details": the answer of add/replace/item operations (only what is new) and an
  * expanded relation that is a list of people or clients (its first page), with the absolute URL
  * of the collection it shows.
  */

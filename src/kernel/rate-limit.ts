@@ -1,4 +1,4 @@
-// Fixed-window rate limiting on the mock's clock (FACTS.md "Rate limits"): one budget per key,
+// Fixed-window rate limiting on the mock's clock (docs/specification-notes.md "Rate limits"): one budget per key,
 // where the app uses one key per (user, team) and the client address for unauthenticated calls.
 import type { Context } from 'hono'
 import type { KernelEnv } from './env.ts'

@@ -1,4 +1,4 @@
-// Team roles as the real service has them (FACTS.md "Roles"). There is no admin role: the product
+// Team roles as the real service has them (docs/specification-notes.md "Roles"). There is no admin role: the product
 // calls the owner role "Admin", so the spec's "Admin users" are owners.
 export const ROLES = ['owner', 'member', 'read-only', 'assigned-only', 'assumed'] as const
 

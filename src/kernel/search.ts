@@ -1,4 +1,4 @@
-// "Fuzzy, case-insensitive" search as the spec describes it: every word of the search must
+// "Fuzzy, case-insensitive" search (docs/behaviour-notes.md "Lists"): every word of the search must
 // appear, case- and accent-insensitively, in one of the searched fields.
 // Letters that do not decompose under NFKD, so stripping diacritics leaves them as they are.
 const UNDECOMPOSED: Record<string, string> = { ø: 'o', ł: 'l', đ: 'd', ħ: 'h', ŧ: 't', ı: 'i', æ: 'ae', œ: 'oe', ß: 'ss', þ: 'th', ð: 'd' }

@@ -1,5 +1,5 @@
 // Request validation against the contracts: query strings and JSON bodies become typed values
-// or a 422 keyed by dot path with Laravel-style messages (FACTS.md "Status codes and bodies").
+// or a 422 keyed by dot path with Laravel-style messages (docs/specification-notes.md "Status codes and bodies").
 import type { ErrorObject, ValidateFunction } from 'ajv'
 import { dotPath } from '../contracts/load.ts'
 import { normalizeInput, trim, validateBody, type Query } from '../contracts/request.ts'

@@ -32,7 +32,7 @@ export function magicOutcome(email: string, checkType: string): Outcome | undefi
   return outcome
 }
 
-/** A check.dummy step's state preference (FACTS.md): pending never returns a result. */
+/** A check.dummy step's state preference (docs/specification-notes.md "Step types, preferences and costs"): pending never returns a result. */
 const DUMMY_STATE: Record<string, Outcome | null> = {
   pending: null,
   accepted: 'clear',

@@ -1,5 +1,5 @@
 // The photo ID check response (check_response.photo_id): a document report with every breakdown
-// group of the spec and document_data read from a document made for the record's client, plus a
+// group (docs/specification-notes.md "Checks and responses") and document_data read from a document made for the record's client, plus a
 // facial similarity report when the step asks for one; and its media, the images the client took
 // (photoIdMedia), which are attachments and files of the client.
 import type { TeamContext } from '../context.ts'
@@ -136,7 +136,7 @@ function documentData(input: CheckResponseInput, dob: string, expired: boolean):
   }
 }
 
-/** From the name's title, in lower case as the service gives it (FACTS.md); null when the title does not say. */
+/** From the name's title, in lower case as the service gives it (docs/specification-notes.md "Checks and responses"); null when the title does not say. */
 function genderOf(title: string | null): DocumentData['gender'] {
   if (title === null) return null
   if (['mr', 'sir', 'master', 'lord'].includes(title)) return 'male'

@@ -1,4 +1,4 @@
-// The response a check returns (GET /checks/{id}?expand=response). FACTS.md "Records and steps":
+// The response a check returns (GET /checks/{id}?expand=response). docs/specification-notes.md "Checks and responses":
 // only photo ID has a response body in the API; for every other check type the real service
 // exposes no result, and its expanded response is exactly {"object": "check_response.other"}. A
 // client learns such a check's outcome from the check's status and the record's status.

@@ -1,4 +1,4 @@
-// An upload's virus scan (FACTS.md: av_status pending, clean, infected, error, unsupported). It
+// An upload's virus scan (docs/specification-notes.md "Attachments and files": av_status pending, clean, infected, error, unsupported). It
 // ends after the scan delay on the mock's clock, in the spirit of the check outcomes: a magic tag in
 // the uploaded file's name forces a result, the standard antivirus test file (EICAR) anywhere in
 // the bytes is infected, and anything else is clean.

@@ -1,4 +1,4 @@
-// The OAuth endpoints' errors (FACTS.md "OAuth 2.0"): RFC 6749 section 5.2 as the PHP league server
+// The OAuth endpoints' errors (docs/specification-notes.md "OAuth 2.0"): RFC 6749 section 5.2 as the PHP league server
 // writes them, with its descriptions and hints word for word. app.ts renders them like every HttpError.
 import { HttpError } from '../kernel/errors.ts'
 

@@ -2,7 +2,7 @@
 // authorisation codes they were given, and the tokens issued for them. Codes and tokens name the
 // user and team who granted access; revoked and used ones stay, so a second use can say why it fails.
 
-/** An API client (FACTS.md "OAuth 2.0"): name shown on the consent page, where codes may be sent. */
+/** An API client (docs/specification-notes.md "OAuth 2.0"): name shown on the consent page, where codes may be sent. */
 export interface OAuthClientRow {
   /** The client id. */
   readonly id: string

@@ -1,4 +1,4 @@
-// The authorisation-code flow (FACTS.md "OAuth 2.0"): checking an authorisation request, granting
+// The authorisation-code flow (docs/specification-notes.md "OAuth 2.0"): checking an authorisation request, granting
 // a code, and the token endpoint's two grants, in the PHP league server's order of checks. Every
 // moment is the mock's clock.
 import type { Services } from '../context.ts'
@@ -9,10 +9,10 @@ import { ACCESS_TOKEN_ALG, ACCESS_TOKEN_ISSUER, accessTokenKey } from './key.ts'
 import type { OAuthClientRow, OAuthCodeRow } from './rows.ts'
 import { oauthOf, type Grant } from './store.ts'
 
-/** FACTS.md: codes are valid for 10 minutes, access tokens for a year (expires_in). */
+/** docs/specification-notes.md "OAuth 2.0": codes are valid for 10 minutes, access tokens for a year (expires_in). */
 export const CODE_LIFETIME_SECONDS = 600
 export const ACCESS_TOKEN_LIFETIME_SECONDS = 31_536_000
-/** The spec and FACTS.md leave it open: a year, like the access token (docs/behaviour-notes.md). */
+/** The service does not say: a year, like the access token (docs/behaviour-notes.md "Authentication and errors"). */
 export const REFRESH_TOKEN_LIFETIME_SECONDS = 31_536_000
 
 export type TokenAnswer = Operations['oauth.token']['success']
@@ -132,7 +132,7 @@ async function refresh(services: Services, params: OAuthParams): Promise<TokenAn
   const now = services.clock.timestamp()
   if (token.expires_at <= now) throw invalidRefreshToken('Token has expired')
   if (token.revoked_at !== null) throw invalidRefreshToken('Token has been revoked')
-  // Rotation (FACTS.md): the refresh token and the access token it came with stop working now.
+  // Rotation (docs/specification-notes.md "OAuth 2.0"): the refresh token and the access token it came with stop working now.
   oauth.rotate(token, now)
   return issueTokens(services, { client: client.id, user: token.user, team: token.team })
 }

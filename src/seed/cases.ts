@@ -1,7 +1,7 @@
 // Seeded cases for teams that have them: each for a client with records, holding some of that
 // client's records as items, in every status (the deprecated pending rarely, as an old case that
 // was never reviewed), some archived, some with assignees (the team's assigned-only members on
-// some). A case starts action_required (FACTS.md, Cases); each status after that comes from a case
+// some). A case starts action_required (docs/specification-notes.md "Cases"); each status after that comes from a case
 // review by an owner or member, whose from_status chains from the one before, and the case's
 // status_changed_at is its last review's created_at. Rows are written straight into the tables,
 // in creation order, every timestamp between the client's records and the epoch.

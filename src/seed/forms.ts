@@ -138,7 +138,7 @@ function templates(team: Team): TemplateSeed[] {
       description: 'Source of funds and politically exposed person checks for new clients.',
       instructions: null,
       edits: 0,
-      // Shaped like the reference's own example (FACTS.md): a root section whose fields are titled sections.
+      // Shaped like the reference's own example (docs/specification-notes.md "Forms and form templates"): a root section whose fields are titled sections.
       fields: [
         section('due_diligence', '', ['funds', 'pep']),
         section('funds', 'Source of funds', ['funds_source', 'funds_details', 'funds_evidence']),

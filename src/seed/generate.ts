@@ -216,7 +216,7 @@ export function generateClients(faker: Faker, store: Store, team: Team, count: n
   }
 }
 
-/** A company number always comes with its jurisdiction (FACTS.md, Organisations). */
+/** A company number always comes with its jurisdiction (docs/specification-notes.md "Organisations"). */
 function registration(faker: Faker): Pick<OrganisationRow, 'company_number' | 'jurisdiction'> {
   if (!faker.datatype.boolean(0.8)) return { company_number: null, jurisdiction: null }
   const jurisdiction = faker.helpers.weightedArrayElement([
@@ -231,7 +231,7 @@ export function generateOrganisations(faker: Faker, store: Store, team: Team, co
   const activeClients = team.clients.filter((client) => client.archived_at === null)
   for (const created of creationMoments(faker, count, daysBefore(epoch, 700), daysBefore(epoch, 2))) {
     const createdAt = toTimestamp(created)
-    // Spec rule 9: archiving an organisation removes its clients.
+    // Rule 9 of docs/specification-notes.md "Rules of the service": archiving an organisation removes its clients.
     const archived = faker.datatype.boolean(0.12) ? faker.date.between({ from: created, to: epoch }) : null
     const members = archived || activeClients.length === 0 ? [] : faker.helpers.arrayElements(activeClients, { min: 0, max: 5 })
     team.organisations.insert({
@@ -274,7 +274,7 @@ function assignAssignedOnlyMembers(faker: Faker, store: Store, team: Team): void
 
 /**
  * Top-ups by the team's owners, goodwill adjustments by support (or an owner), and corrections by
- * the billing system (no causer: FACTS.md, Credits). Usage by checks comes with records.
+ * the billing system (no causer: docs/specification-notes.md "Credits"). Usage by checks comes with records.
  */
 export function generateCredits(faker: Faker, store: Store, team: Team, count: number, epoch: Date): void {
   const current = team.members.filter((member) => member.role !== null)

@@ -77,7 +77,7 @@ export function seedWorld(fixture: WorldFixture, seed = fixture.seed): WorldData
     const state = store.team(teamIds.get(team.key) as number) as Team
     withSeededFaker(seed * 104_729 + index, (faker) => generateTeamData(faker, store, state, team.domain, team.generate, epoch))
   })
-  // A webhook whose endpoint never answered is disabled after 10 failed payloads (FACTS.md "Webhooks"): seeded so, nothing is sent to it.
+  // A webhook whose endpoint never answered is disabled after 10 failed payloads (docs/specification-notes.md "Webhooks"): seeded so, nothing is sent to it.
   for (const webhook of fixture.webhooks ?? []) {
     const { team, ...fields } = webhook
     ;(store.team(teamIds.get(team) as number) as Team).webhooks.insert({ id: store.nextId('webhook'), ...fields, events: [...fields.events], is_enabled: false, failures: 10, updated_at: fields.created_at })
@@ -92,7 +92,7 @@ export function seedWorld(fixture: WorldFixture, seed = fixture.seed): WorldData
       user: userIds.get(token.user) as number,
       team: teamIds.get(token.team) as number,
       created_at: tokenCreated,
-      // Seeded tokens never expire, so the mock keeps working; see docs/behaviour-notes.md.
+      // Seeded tokens never expire, so the mock keeps working; see docs/behaviour-notes.md "Clock, ids, persistence".
       expires_at: state === 'expired' ? toTimestamp(new Date(epoch.getTime() - DAY)) : null,
       revoked_at: state === 'revoked' ? toTimestamp(new Date(epoch.getTime() - 10 * DAY)) : null,
     })
@@ -140,7 +140,7 @@ export interface NewTeamOptions extends TeamRecipeOptions {
 
 export interface NewTeam {
   team: Team
-  /** A token per role (FACTS.md "Roles"), each of its own user. */
+  /** A token per role (docs/specification-notes.md "Roles"), each of its own user. */
   tokens: Record<Role, string>
   users: Record<Role, UserRow>
   members: Record<Role, MemberRow>

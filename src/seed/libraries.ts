@@ -3,7 +3,7 @@
 // document.transfer may send one), email templates (GET /templates/emails) and document request
 // templates (GET /templates/documents; a document.request or a client document may name one).
 // One of each kind is disabled, as a team retires an old version. Names and descriptions are never
-// null (FACTS.md, Library templates). The content is fixed; only the moments come from the faker.
+// null (docs/specification-notes.md "Library templates"). The content is fixed; only the moments come from the faker.
 import type { Faker } from '@faker-js/faker'
 import { teamContext, type TeamContext } from '../context.ts'
 import { createClock, toTimestamp } from '../kernel/clock.ts'

@@ -299,7 +299,7 @@ function* drive(services: Services, team: Team, record: RecordRow, scenario: Sce
       break
   }
   if (scenario === 'amendments') {
-    // The client says their name is spelled differently (a pending correction: FACTS.md amendments).
+    // The client says their name is spelled differently (a pending correction: the record is amendments, docs/specification-notes.md "Records and steps").
     yield 5
     const { first_name: first, middle_name: middle, last_name: last } = record.name
     proposeCorrection(ctx, record, faker.datatype.boolean() ? { first_name: first, middle_name: middle ?? faker.person.middleName(), last_name: last } : { first_name: first, middle_name: middle, last_name: `${last}-${faker.person.lastName()}` })

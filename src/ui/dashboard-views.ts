@@ -110,7 +110,7 @@ function checkOf(step: StepJson): CheckJson | undefined {
   return typeof step.check === 'object' ? step.check : undefined
 }
 
-/** A photo ID check's result: the only check response that states one (FACTS.md "Records and steps"). */
+/** A photo ID check's result: the only check response that states one (docs/specification-notes.md "Checks and responses"). */
 function resultOf(check: CheckJson | undefined): string | undefined {
   const response = check?.response
   if (typeof response !== 'object' || response === null || response.object !== 'check_response.photo_id') return undefined

@@ -1,4 +1,4 @@
-// The `data` of a webhook delivery (FACTS.md "Webhooks"): ids and absolute API links, never
+// The `data` of a webhook delivery (docs/specification-notes.md "Events"): ids and absolute API links, never
 // personal data, in the shape each event has. Built from the event's subjects when the delivery
 // is built, so a deleted client or record still gets its ids; the only lookup is the case holding
 // a record as an item (through the client's cases, never the whole team).
@@ -34,7 +34,7 @@ function idOf(event: DomainEvent, subject: string): number {
 
 /**
  * The case a record is an item of, or undefined. A record may only join cases of its own client
- * (spec rules 4 to 6), so the client's cases are all that is looked at; when it is an item of
+ * (rules 4 to 6 of docs/specification-notes.md "Rules of the service"), so the client's cases are all that is looked at; when it is an item of
  * several, the one it joined first.
  */
 export function caseHolding(team: Team | undefined, client: number, record: number): number | undefined {

@@ -1,4 +1,4 @@
-// Webhook delivery (FACTS.md "Webhooks"). Every published event reaches the enabled webhooks of its
+// Webhook delivery (docs/specification-notes.md "Webhooks"). Every published event reaches the enabled webhooks of its
 // team that subscribe to it: a delivery row is written at once (its data taken from the state of
 // that moment), and its attempts are HTTP POSTs made outside the request that published the event.
 //
@@ -27,12 +27,12 @@ import { isSuccess, post, type RecordedResponse } from './http.ts'
 import { subscribes } from './matching.ts'
 import { listeningAt, listeningOn, pointsAtMock, type Listening } from './self.ts'
 
-/** Seconds after a failed attempt until the next (FACTS.md): 5 attempts over about 28 minutes. */
+/** Seconds after a failed attempt until the next (docs/specification-notes.md "Webhooks"): 5 attempts over about 28 minutes. */
 export const RETRY_DELAYS_SECONDS = [60, 120, 600, 900] as const
 export const MAX_ATTEMPTS = RETRY_DELAYS_SECONDS.length + 1
-/** Payloads in a row that exhaust their attempts before the webhook is disabled (FACTS.md). */
+/** Payloads in a row that exhaust their attempts before the webhook is disabled (docs/specification-notes.md "Webhooks"). */
 export const DISABLE_AFTER = 10
-/** A receiver must answer 2xx within 5 seconds (FACTS.md). */
+/** A receiver must answer 2xx within 5 seconds (docs/specification-notes.md "Webhooks"). */
 export const ATTEMPT_TIMEOUT_MS = 5_000
 /** Attempts in flight at once, across every team. */
 export const MAX_IN_FLIGHT = 32
@@ -44,7 +44,7 @@ export const MAX_UNDELIVERED = 1_000
 export const MAX_LOGGED = 1_000
 /** The scheduler's job kind of a retry; its subject is the delivery's id. */
 export const RETRY_JOB = 'webhook.retry'
-/** The data of a ping (spec, Events). */
+/** The data of a ping (docs/specification-notes.md "Events"). */
 export const PING_DATA = ['ping'] as const
 /** How much longer than an attempt's timeout settle() waits for attempts out or about to start. */
 const SETTLE_MARGIN_MS = 250

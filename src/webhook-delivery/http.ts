@@ -1,5 +1,5 @@
 // One HTTP attempt of a delivery: a POST with a timeout, and what came back as the delivery log
-// records it (FACTS.md "Wire details"). Never throws: no HTTP answer is null.
+// records it (docs/specification-notes.md "Webhooks"). Never throws: no HTTP answer is null.
 import type { WebhookDeliveryJson } from '../contracts/generated.ts'
 
 /** The most of a receiver's answer the log keeps; the rest is not read. */

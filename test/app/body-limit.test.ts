@@ -1,4 +1,4 @@
-// JSON (and form) request bodies under a size limit (docs/behaviour-notes.md): a Content-Length
+// JSON (and form) request bodies under a size limit (docs/behaviour-notes.md "Validation (422)"): a Content-Length
 // over it is refused with the web server's 413 page before a byte is read, a body without one as
 // soon as it passes the limit, on the API, the tokenless control API and the OAuth token endpoint.
 // A body that breaks off is answered as malformed and logged in one quiet line.

@@ -1,4 +1,4 @@
-// What the mock lets web pages do (docs/behaviour-notes.md "Security"): browsers may call /api/v2 from any origin
+// What the mock lets web pages do (docs/behaviour-notes.md "Security: browsers, hosts and webhooks"): browsers may call /api/v2 from any origin
 // by default (frontend development), but not the tokenless control API nor the OAuth endpoints
 // unless their origins are configured; requests under a Host name that is neither loopback nor
 // allowed (DNS rebinding) are refused before anything else, so no link names such a host.

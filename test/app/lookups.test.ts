@@ -1,5 +1,6 @@
 // One sweep over every served API operation with a path id, instead of the same lookups copied per
-// resource: an unknown id is a 404 with the body FACTS.md gives for what the path names, and so is
+// resource: an unknown id is a 404 with the body docs/specification-notes.md
+// "Status codes and bodies" gives for what the path names, and so is
 // another team's id (ids are unique across teams); a non-numeric id matches no route (404 Not
 // Found.); without a token every one is a 401 before anything is looked up. The test client checks
 // each answer against its contract too.
@@ -13,7 +14,7 @@ import { servedOperations } from '../support/served.ts'
 
 const UNKNOWN_ID = 987_654_321
 
-/** The body of an unknown id, by the path's first segment: "<Resource> not found" (FACTS.md). */
+/** The body of an unknown id, by the path's first segment: "<Resource> not found" (docs/specification-notes.md "Status codes and bodies"). */
 const NOT_FOUND_BY_SEGMENT: Record<string, object> = {
   attachments: { error: 'Attachment not found' },
   cases: { error: 'Case not found' },
@@ -25,15 +26,15 @@ const NOT_FOUND_BY_SEGMENT: Record<string, object> = {
   webhooks: { error: 'Webhook not found' },
 }
 
-/** Where FACTS.md gives another answer than the segment's. */
+/** Where docs/specification-notes.md "Wire details" gives another answer than the segment's. */
 const NOT_FOUND_EXCEPTIONS: Record<string, { status: number; body: object }> = {
-  // The case's reviews and items say it with a full stop (FACTS.md, Cases).
+  // The case's reviews and items say it with a full stop (docs/specification-notes.md "Wire details").
   'cases.reviews.list': { status: 404, body: { error: 'Case not found.' } },
   'cases.reviews.create': { status: 404, body: { error: 'Case not found.' } },
   'cases.items.list': { status: 404, body: { error: 'Case not found.' } },
   'cases.items.update': { status: 404, body: { error: 'Case not found.' } },
   'cases.items.delete': { status: 404, body: { error: 'Case not found.' } },
-  // A correction's update answers with a message body (FACTS.md, Corrections).
+  // A correction's update answers with a message body (docs/specification-notes.md "Wire details").
   'clients.corrections.update': { status: 404, body: { message: 'Client not found' } },
   // The download is a file route: an unknown record is no route at all.
   'records.download': { status: 404, body: { error: 'Not Found.' } },

@@ -1,5 +1,4 @@
-// Team roles (FACTS.md "Roles"; spec, Clients rule 1 and Authentication): read-only members
-// change nothing, assigned-only members see only what they are assigned to, owners (and support
+// Team roles (docs/specification-notes.md "Roles", docs/specification-notes.md "Authentication"): read-only members change nothing, assigned-only members see only what they are assigned to, owners (and support
 // acting as one) manage the team, and a member who left has no access at all.
 import { describe, expect, it } from 'vitest'
 import { ROLES, type Role } from '../../src/kernel/roles.ts'
@@ -176,11 +175,11 @@ const recordDocumentAttachment = (w: World) => w.team.team.files.all().find((fil
 /** Whether the World of an operation's request needs the client's record. */
 const needsRecord = (id: string) => REQUESTS[id]?.record === true
 
-/** The 404 of an operation whose path names an unknown client, organisation or record (FACTS.md quirks: the correction update's says it under message, the record download's is the generic one). */
+/** The 404 of an operation whose path names an unknown client, organisation or record (docs/specification-notes.md "Wire details": the correction update's says it under message, the record download's is the generic one). */
 function notFoundOf(id: string) {
   if (id === 'clients.corrections.update') return { message: 'Client not found' }
   if (id === 'records.download') return { error: 'Not Found.' }
-  // FACTS.md "Wire details": the case items and reviews operations say it with a full stop.
+  // docs/specification-notes.md "Wire details": the case items and reviews operations say it with a full stop.
   if (/^cases\.(items|reviews)\./.test(id)) return { error: 'Case not found.' }
   if (id.startsWith('cases.')) return { error: 'Case not found' }
   return { error: id.startsWith('clients.') ? 'Client not found' : id.startsWith('records.') ? 'Record not found' : 'Organisation not found' }
@@ -296,7 +295,7 @@ describe('the requests these tests send', () => {
   })
 })
 
-describe('read-only members (FACTS.md "Roles")', () => {
+describe('read-only members (docs/specification-notes.md "Roles")', () => {
   it.each(SERVED_WRITES.filter((id) => id !== 'me.update').map((id) => [id] as const))('get 403 on %s and nothing changes', async (id) => {
     const w = await world(['read-only'], needsRecord(id))
     const before = snapshot(w.mock)
@@ -369,7 +368,7 @@ describe('read-only members (FACTS.md "Roles")', () => {
   })
 })
 
-describe('assigned-only members (FACTS.md "Roles")', () => {
+describe('assigned-only members (docs/specification-notes.md "Roles")', () => {
   it('seeded ivs_acme_assigned lists exactly the clients and organisations Aisha is assigned to', async () => {
     const mock = createTestMock()
     const acme = [...mock.store.allTeams()].find((team) => team.row.identifier === 'acme-recruitment')
@@ -663,7 +662,7 @@ describe('a member who left the team (role null)', () => {
   })
 })
 
-describe('client deletion by role (spec, Clients rule 1; FACTS.md "Roles")', () => {
+describe('client deletion by role (docs/specification-notes.md "Roles")', () => {
   const MATRIX: Array<[Role, boolean, boolean]> = [
     // role, may delete without records, may delete with records
     ['owner', true, true],

@@ -7,7 +7,7 @@ import { routeOf, servedRoutes } from '../support/served.ts'
 /** Routes the app serves that are no contract operation: the generated OpenAPI documents of the API and the control API. */
 const NON_API_ROUTES = ['GET /openapi.json', 'GET /_mock/openapi.json']
 
-/** The pages for people (src/ui/, docs/demo.md), HTML and their assets rather than operations: the perform page, the dashboard, the API reference. */
+/** The pages for people (src/ui/, docs/demo.md "How the pages are built"), HTML and their assets rather than operations: the perform page, the dashboard, the API reference. */
 const PAGE_PREFIXES = ['/perform', '/_mock/ui', '/docs']
 const isPage = (route: string) => {
   const path = route.slice(route.indexOf(' ') + 1)

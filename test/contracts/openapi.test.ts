@@ -71,7 +71,7 @@ describe('GET /openapi.json', () => {
     expect(limit.schema).toEqual({ type: 'integer', minimum: 1, maximum: 100, default: 25 })
   })
 
-  it('says a check response is a photo ID response or exactly check_response.other, by the check\'s type (FACTS.md "Records and steps")', async () => {
+  it('says a check response is a photo ID response or exactly check_response.other, by the check\'s type (docs/specification-notes.md "Checks and responses")', async () => {
     const { schemas } = (await servedDocument()).components
     const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` })
     const responses = (...shapes: object[]) => ({ anyOf: [{ type: 'null' }, { const: true }, ...shapes] })

@@ -1,4 +1,4 @@
-// PUT /_mock/cases/{id}/assignees: the real API only lists a case's assignees (FACTS.md), so the
+// PUT /_mock/cases/{id}/assignees: the real API only lists a case's assignees (docs/specification-notes.md "Cases"), so the
 // control API sets them. Replaces the set, keeps the assignee ids of users named again.
 import { describe, expect, it } from 'vitest'
 import type { CaseRow } from '../../src/resources/cases/rows.ts'

@@ -89,7 +89,7 @@ describe('the journal', () => {
         'rate_limited null null: over the rate limit: answered 429 Too Many Attempts',
       ]),
     )
-    expect(findings).toContain('deprecated records.archive null: records.archive is deprecated (use the record update with is_archived (spec, Versioning))')
+    expect(findings).toContain('deprecated records.archive null: records.archive is deprecated (use the record update with is_archived)')
     expect(summary.operations.find((used: any) => used.operation === 'clients.create')).toEqual({
       operation: 'clients.create',
       count: 3,

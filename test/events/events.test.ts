@@ -1,4 +1,4 @@
-// Every event the mock publishes (FACTS.md "Webhooks": which operation emits what), caused through
+// Every event the mock publishes (docs/specification-notes.md "Events": which operation emits what), caused through
 // the API or the control API, and its delivery body {uuid, event, sent_at, data} built with
 // deliveryData and checked against contracts/events/delivery.json: one test per event name.
 import { describe, expect, it } from 'vitest'

@@ -1,5 +1,5 @@
 // The harness judges a request body as the mock's gate reads it (src/contracts/request.ts): what
-// Laravel's rules take (FACTS.md "Validation") is no violation, so the proxy and the Pact check
+// Laravel's rules take (docs/behaviour-notes.md "Validation (422)") is no violation, so the proxy and the Pact check
 // agree with the mock about a client that sends ids as strings.
 import { describe, expect, it } from 'vitest'
 import { Conformance } from '../../src/harness/conformance.ts'

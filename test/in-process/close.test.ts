@@ -13,7 +13,11 @@ import { childrenKilledAfterEach, runCommand } from '../support/process.ts'
 
 const running = childrenKilledAfterEach()
 const folders: string[] = []
+/** Where temporary folders go for the other test files (os.tmpdir() reads TMPDIR each time). */
+const sharedTmpdir = process.env.TMPDIR
 afterEach(async () => {
+  if (sharedTmpdir === undefined) delete process.env.TMPDIR
+  else process.env.TMPDIR = sharedTmpdir
   await Promise.all(folders.splice(0).map((dir) => rm(dir, { recursive: true, force: true })))
 })
 
@@ -55,12 +59,22 @@ describe('close()', () => {
   })
 
   it('leaves a closed mock unusable: every helper rejects with MockClosedError, and nothing is made (in memory)', async () => {
+    // A temporary folder of its own for the mock's uploads folder: other test files make and remove
+    // theirs in the shared one while this runs, so listing that would judge their folders too.
+    const own = await mkdtemp(join(tmpdir(), 'ivs-in-process-'))
+    folders.push(own)
+    process.env.TMPDIR = own
+    const uploadFolders = () => readdirSync(own).filter((name) => name.startsWith('ivs-mock-files-'))
     const mock = await startMock({ clock: '2026-07-01T12:00:00Z', freezeClock: true })
     const team = await mock.newTeam()
     const snapshot = await team.snapshot()
-    const uploadFolders = () => readdirSync(tmpdir()).filter((name) => name.startsWith('ivs-mock-files-')).sort()
+    // The first upload makes the uploads folder, there; close() removes it.
+    const uploaded = new FormData()
+    uploaded.append('attachment', new File(['notes'], 'notes.txt', { type: 'text/plain' }))
+    expect((await team.fetch('/api/v2/attachments', { method: 'POST', body: uploaded })).status).toBe(201)
+    expect(uploadFolders()).toHaveLength(1)
     await mock.close()
-    const foldersAfterClose = uploadFolders()
+    expect(uploadFolders()).toEqual([])
 
     const upload = new FormData()
     upload.append('file', new File([new Uint8Array([0x25, 0x50, 0x44, 0x46])], 'a.pdf', { type: 'application/pdf' }))
@@ -89,7 +103,7 @@ describe('close()', () => {
     }
     expect(() => mock.clock.now()).toThrow(CLOSED)
     // No uploads folder made afresh for the upload.
-    expect(uploadFolders()).toEqual(foldersAfterClose)
+    expect(uploadFolders()).toEqual([])
     // A second close() is no error.
     await expect(mock.close()).resolves.toBeUndefined()
   })

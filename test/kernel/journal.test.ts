@@ -41,7 +41,7 @@ describe('InputAudit', () => {
 
   it('finds deprecated operations, parameters and enum values, in the query and in a body', () => {
     expect(audit.audit(op('records.archive'), {}).deprecated).toEqual([
-      { at: null, message: 'records.archive is deprecated (use the record update with is_archived (spec, Versioning))' },
+      { at: null, message: 'records.archive is deprecated (use the record update with is_archived)' },
     ])
     expect(audit.audit(op('records.list'), { query: new URLSearchParams('creator=3&created_by=3') }).deprecated).toEqual([
       { at: 'creator', message: 'the query parameter creator is deprecated (use created_by)' },

@@ -141,7 +141,7 @@ describe('paginate', () => {
   })
 })
 
-describe('listObject (FACTS.md "Wire details")', () => {
+describe('listObject (docs/specification-notes.md "Wire details")', () => {
   const present = (item: { id: number }) => ({ object: 'thing', id: item.id })
 
   it('holds what is given, up to its limit, with the url of the collection', () => {
@@ -164,7 +164,7 @@ describe('listObject (FACTS.md "Wire details")', () => {
   })
 })
 
-describe('listRelation (FACTS.md "Wire details")', () => {
+describe('listRelation (docs/specification-notes.md "Wire details")', () => {
   const items = Array.from({ length: 30 }, (_, index) => ({ id: index + 1 }))
   const present = (item: { id: number }) => ({ object: 'thing', id: item.id })
   const page = { limit: 10, url: `${BASE}/1/things` }

@@ -1,4 +1,4 @@
-// The fixed-window RateLimiter and the headers it puts on responses (FACTS.md "Rate limits"),
+// The fixed-window RateLimiter and the headers it puts on responses (docs/specification-notes.md "Rate limits"),
 // driven by explicit times in milliseconds: nothing here waits.
 import { describe, expect, it } from 'vitest'
 import { RateLimiter, rateLimitHeaders } from '../../src/kernel/rate-limit.ts'

@@ -280,7 +280,7 @@ describe('toValidationErrors: the message catalogue', () => {
       expect(Object.keys(errorsOf(body('cases.items.update'), []))).toEqual(['errors'])
     })
 
-    it("a contract's own message for the body as a whole replaces every other (FACTS.md \"Wire details\")", () => {
+    it("a contract's own message for the body as a whole replaces every other (docs/specification-notes.md \"Wire details\")", () => {
       const whole = { errors: ['The submitted value must be an array of assignee objects'] }
       for (const bad of [{}, [], [{ type: 'team_member' }], [{ type: 'user', team_member: 3 }], [{ type: 'team_member', team_member: 3, x: 1 }], [3]]) {
         expect(errorsOf(body('clients.assignees.add'), bad), JSON.stringify(bad)).toEqual(whole)
@@ -490,7 +490,7 @@ function coerced(validate: ValidateFunction, input: unknown): { valid: boolean; 
   return { valid: validateBody(validate, body), body }
 }
 
-describe('validateBody: JSON read as Laravel reads it (FACTS.md "Validation")', () => {
+describe('validateBody: JSON read as Laravel reads it (docs/behaviour-notes.md "Validation (422)")', () => {
   const scalars = schema('coercion', {
     count: { type: 'integer' },
     maybe: { type: ['integer', 'null'], minimum: 1 },

@@ -1,4 +1,4 @@
-// The responses checks return (src/lifecycle/responses.ts), FACTS.md "Records and steps": photo ID's
+// The responses checks return (src/lifecycle/responses.ts), docs/specification-notes.md "Checks and responses": photo ID's
 // against its contract, with a document that agrees with itself (MRZ check digits, dates, names);
 // every other type's exactly {"object": "check_response.other"}, and the check contract refusing a
 // response that invents more.

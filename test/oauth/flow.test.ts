@@ -1,4 +1,4 @@
-// The OAuth 2.0 authorisation-code flow without a browser (FACTS.md "OAuth 2.0"): a grant through
+// The OAuth 2.0 authorisation-code flow without a browser (docs/specification-notes.md "OAuth 2.0"): a grant through
 // the control API, the token endpoint's two grants with their lifetimes, single use and rotation on
 // the mock's clock, and access tokens on /api/v2 acting as the granting user's team and role.
 import { importJWK, jwtVerify } from 'jose'

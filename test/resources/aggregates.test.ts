@@ -1,5 +1,5 @@
-// GET /aggregates/case-status (spec, Aggregates): cases per status after the filters, every status
-// listed once in the spec's order (0 where none), the deprecated pending included; 403 for legacy
+// GET /aggregates/case-status (docs/specification-notes.md "Case-status aggregate"): cases per status after the filters,
+// every status listed once in the order of docs/specification-notes.md "Cases" (0 where none), the deprecated pending included; 403 for legacy
 // teams before validation; assigned-only members count only the cases assigned to them.
 import { describe, expect, it } from 'vitest'
 import type { CaseStatusJson } from '../../src/contracts/generated.ts'

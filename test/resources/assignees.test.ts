@@ -1,5 +1,5 @@
-// The assignee collections of clients, organisations and records (spec, Assignee object and
-// Clients rule 5; FACTS.md "Roles", "Wire details", "Status codes and bodies"): one module serves
+// The assignee collections of clients, organisations and records (docs/specification-notes.md "Assignees", docs/specification-notes.md "Roles",
+// docs/specification-notes.md "Wire details", docs/specification-notes.md "Status codes and bodies"): one module serves
 // every parent, so every test runs for each.
 import { describe, expect, it } from 'vitest'
 import type { ApiClient } from '../support/api.ts'
@@ -339,7 +339,7 @@ describe.each(PARENTS)('$name assignees', (parent) => {
       expect(res.body).toEqual(actionList(collectionUrl(id), [assignee(first, team, 'member')]))
     })
 
-    it('takes a team member id sent as a string of digits, as Laravel reads an integer (FACTS.md "Validation")', async () => {
+    it('takes a team member id sent as a string of digits, as Laravel reads an integer (docs/behaviour-notes.md "Validation (422)")', async () => {
       const { mock, team, id, api } = await setup()
       const first = nextAssigneeId(mock)
       const res = await api.post(collection(id), [{ type: 'team_member', team_member: String(team.users.member.id) }, { type: 'team_member', team_member: ` ${team.users.owner.id} ` }])
@@ -794,7 +794,7 @@ describe('seeded Acme', () => {
 
 describe.each(PARENTS)('$name assignees: the value of team_member', (parent) => {
   it.each([['a string of letters', 'five'], ['a fraction in a string', '5.5'], ['a fraction', 1.5], ['a boolean', true], ['null', null]])(
-    'is part of the body shape: %s is the whole-body message (FACTS.md "Wire details")',
+    'is part of the body shape: %s is the whole-body message (docs/specification-notes.md "Wire details")',
     async (_, value) => {
       const mock = createTestMock()
       const team = mock.newTeam()

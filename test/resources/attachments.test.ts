@@ -1,5 +1,5 @@
-// Attachments (spec, Attachment; "Libraries, attachments, files and forms" rules 1 and 2; FACTS.md
-// "Status codes and bodies" and "Wire details"): multipart uploads typed by their content, the
+// Attachments (docs/specification-notes.md "Attachments and files", docs/specification-notes.md "Status codes and bodies" and
+// docs/specification-notes.md "Wire details"): multipart uploads typed by their content, the
 // virus scan on the mock's clock, deletion of unused attachments and redaction. The 101 MB upload
 // runs against the real server in a child process, with its memory measured.
 import { spawn, type ChildProcess } from 'node:child_process'
@@ -217,7 +217,7 @@ describe('POST /attachments', () => {
   })
 })
 
-describe('the virus scan (FACTS.md: av_status), on the mock clock', () => {
+describe('the virus scan (docs/specification-notes.md "Attachments and files": av_status), on the mock clock', () => {
   it('is pending until the scan delay has passed, then clean', async () => {
     const { mock, api } = setup()
     const { attachment, current } = await uploadedFile(api, 'contract.pdf', PDF)
@@ -314,7 +314,7 @@ describe('DELETE /attachments/{id}', () => {
   })
 })
 
-describe('PUT /attachments/{id}/redact (spec rule 2)', () => {
+describe('PUT /attachments/{id}/redact (docs/specification-notes.md "Attachments and files")', () => {
   /** An upload of the client's that a requested record document holds, with its file (source record_document), as a completed document.request step leaves them. */
   async function recordUpload(mock: TestMock, team: NewTeam, api: ApiClient, name = 'passport.jpg') {
     const jpg = ACCEPTED.find((file) => file.kind === 'jpg')?.bytes as Uint8Array

@@ -1,4 +1,5 @@
-// Cases (spec, Cases and rules 4 to 7; FACTS.md "Cases", "Webhooks", "Wire details").
+// Cases (rules 4 to 7 of docs/specification-notes.md "Rules of the service"; docs/specification-notes.md "Cases", docs/specification-notes.md "Events",
+// docs/specification-notes.md "Wire details").
 import { describe, expect, it } from 'vitest'
 import type { ApiClient } from '../support/api.ts'
 import { createClient } from '../support/requests.ts'
@@ -72,7 +73,7 @@ describe('POST /cases', () => {
     expect((await api().get(`/cases/${res.body.id}`)).body).toEqual(res.body)
   })
 
-  it('never deduplicates (spec rule 7)', async () => {
+  it('never deduplicates (rule 7 of docs/specification-notes.md "Rules of the service")', async () => {
     const { api } = setup()
     const client = await createClient(api())
     const a = await createCase(api(), { client: client.id, name: 'Onboarding' })
@@ -90,7 +91,7 @@ describe('POST /cases', () => {
     expect(res.body).toEqual({ client: ['The selected client is invalid.'] })
   })
 
-  it('takes the client id as a string of digits and returns the number (FACTS.md "Validation")', async () => {
+  it('takes the client id as a string of digits and returns the number (docs/behaviour-notes.md "Validation (422)")', async () => {
     const { api } = setup()
     const client = await createClient(api())
     const res = await api().post('/cases', { client: String(client.id), name: 'Onboarding' })
@@ -317,7 +318,7 @@ describe('case items', () => {
     ])
   })
 
-  it('never change the case status, even of a reviewed case (spec rule 6)', async () => {
+  it('never change the case status, even of a reviewed case (rule 6 of docs/specification-notes.md "Rules of the service")', async () => {
     const w = await world()
     await w.api().post(`/cases/${w.case}/reviews`, { status: 'approved' })
     const before = w.mock.events.length
@@ -326,7 +327,7 @@ describe('case items', () => {
     expect(eventsOf(w.mock, before).map(([type]) => type)).toEqual(['case.item_added'])
   })
 
-  it('leave the record without a case property (spec rules 4 and 5)', async () => {
+  it('leave the record without a case property (rules 4 and 5 of docs/specification-notes.md "Rules of the service")', async () => {
     const w = await world()
     const record = w.records[0] as number
     const before = (await w.api().get(`/records/${record}`)).body
@@ -336,7 +337,7 @@ describe('case items', () => {
     expect(after).not.toHaveProperty('case')
   })
 
-  it('cannot be used to filter records: GET /records ignores a case parameter (spec rule 5)', async () => {
+  it('cannot be used to filter records: GET /records ignores a case parameter (rule 5 of docs/specification-notes.md "Rules of the service")', async () => {
     const w = await world()
     await w.api().patch(`/cases/${w.case}/items`, [{ id: w.records[0], type: 'record' }])
     const all = await w.api().get('/records')

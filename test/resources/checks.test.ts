@@ -1,15 +1,12 @@
-// GET /checks/{id} (spec "Check"; FACTS.md "Lists, pagination, expansion", "Roles", "Status codes
-// and bodies", "Records and steps"), with the response every check type returns for every outcome:
+// GET /checks/{id} (docs/specification-notes.md "Checks and responses", docs/specification-notes.md "Lists, pagination and expansion",
+// docs/specification-notes.md "Roles", docs/specification-notes.md "Status codes and bodies"), with the response every check type returns for every outcome:
 // photo ID's check_response.photo_id, every other type's exactly {"object": "check_response.other"}.
 import { describe, expect, it } from 'vitest'
 import { ROLES } from '../../src/kernel/roles.ts'
 import type { CheckJson } from '../../src/contracts/generated.ts'
-import { checkResponse } from '../../src/lifecycle/responses.ts'
-import { createRandom } from '../../src/kernel/random.ts'
 import type { CheckResponseRecipe, CheckRow, Outcome, RecordRow } from '../../src/resources/records/index.ts'
-import { OUTCOME_STATUS, OUTCOMES } from '../../src/lifecycle/outcomes.ts'
 import { contracts } from '../support/contracts.ts'
-import { createTestMock, NOW, TEST_NOW } from '../support/mock.ts'
+import { createTestMock, NOW } from '../support/mock.ts'
 import { assigneeRows, giveRecord, type StepSetup } from '../support/rows.ts'
 import { minimalStep } from '../support/steps.ts'
 
@@ -40,12 +37,111 @@ async function setup() {
 /** What a check keeps of its response: when the result came back, a seed, Ann Lee's date of birth. */
 const RECIPE: CheckResponseRecipe = { at: NOW, seed: 7, dob: '1990-04-12' }
 
-/** The response the check of this record's first step shows for an outcome (a photo ID's made from RECIPE). */
-function responseFor(record: RecordRow, type: CheckType, outcome: Outcome) {
+/**
+ * The check status each outcome leaves, as docs/lifecycle.md "The record lifecycle" tabulates it
+ * (consider is a processed check, accepted; only a photo ID response tells it from clear).
+ */
+const STATUS_OF: Record<Outcome, string> = { clear: 'accepted', consider: 'accepted', rejected: 'rejected', refer: 'refer', failed: 'failed', paused: 'paused' }
+const OUTCOMES = Object.keys(STATUS_OF) as Outcome[]
+
+/** A photo ID document report's nine breakdown groups and their named sub-results (docs/specification-notes.md "Checks and responses"). */
+const GROUPS: Record<string, string[]> = {
+  age_validation: ['minimum_accepted_age'],
+  compromised_document: ['document_database', 'repeat_attempts'],
+  data_comparison: ['date_of_birth', 'date_of_expiry', 'document_numbers', 'document_type', 'first_name', 'gender', 'issuing_country', 'last_name'],
+  data_consistency: ['date_of_birth', 'date_of_expiry', 'document_numbers', 'document_type', 'first_name', 'gender', 'issuing_country', 'last_name', 'multiple_data_sources_present', 'nationality'],
+  data_validation: ['date_of_birth', 'document_expiration', 'document_numbers', 'expiry_date', 'gender', 'mrz'],
+  image_integrity: ['colour_picture', 'conclusive_document_quality', 'image_quality', 'supported_document'],
+  issuing_authority: ['nfc_active_authentication', 'nfc_passive_authentication'],
+  police_record: [],
+  visual_authenticity: ['digital_tampering', 'face_detection', 'fonts', 'original_document_present', 'picture_face_integrity', 'security_features', 'template', 'other'],
+}
+
+/** A document report's breakdown: every group and sub-result clear but those named ("group" or "group.sub": result, a group taking its worst sub-result); null drops a group's assessment. */
+function breakdown(results: Record<string, string | null> = {}) {
+  return Object.fromEntries(
+    Object.entries(GROUPS).map(([group, subs]) => {
+      if (results[group] === null) return [group, null]
+      const sub = Object.fromEntries(subs.map((name) => [name, { result: results[`${group}.${name}`] ?? 'clear' }]))
+      const result = subs.some((name) => results[`${group}.${name}`] === 'consider') ? 'consider' : 'clear'
+      return [group, subs.length === 0 ? { result } : { result, breakdown: sub }]
+    }),
+  )
+}
+
+/**
+ * Ann Lee's GB passport as RECIPE reads it: her name and date of birth, female from the title ms,
+ * the number, dates and place of birth drawn from RECIPE's seed. The MRZ is worked by hand with
+ * ICAO 9303's check digits (7-3-1 weights): 747955024 -> 1, 900412 -> 6, 350928 -> 3, the empty
+ * personal number 0, the composite 8; an expired one (consider) ends 260503 -> 0, composite 8.
+ */
+function passport(issued: string, expires: string, mrzExpiry: string) {
+  return {
+    document_type: 'passport',
+    first_name: 'Ann',
+    last_name: 'Lee',
+    middle_name: null,
+    date_of_birth: '1990-04-12',
+    gender: 'female',
+    document_numbers: [{ type: 'document_number', value: '747955024' }],
+    issuing_authority: 'HMPO',
+    issuing_country: 'GBR',
+    issuing_state: null,
+    issuing_date: issued,
+    date_of_expiry: expires,
+    mrz_line1: 'P<GBRLEE<<ANN<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<',
+    mrz_line2: `7479550241GBR9004126F${mrzExpiry}<<<<<<<<<<<<<<08`,
+    mrz_line3: null,
+    nationality: 'GBR',
+    place_of_birth: 'CARDIFF',
+    nfc: { document_number: '747955024', first_name: 'Ann', last_name: 'Lee', date_of_birth: '1990-04-12', date_of_expiry: expires, gender: 'female', nationality: 'GBR', issuing_country: 'GBR' },
+  }
+}
+
+const photoIdResponse = (result: string, report: Record<string, unknown>) => ({
+  object: 'check_response.photo_id',
+  status: 'complete',
+  result,
+  reports: [{ type: 'document', status: 'complete', result, ...report }],
+  media: [],
+})
+
+/**
+ * RECIPE's photo ID response for a passport step, written out, outcome by outcome (docs/lifecycle.md
+ * "The record lifecycle": consider and refer read as consider, the document expired; rejected
+ * assesses only the image and reads nothing). A check keeps only its recipe, so these are what a
+ * stored check answers on every read, in any version.
+ */
+const PHOTO_ID: Record<'clear' | 'consider' | 'refer' | 'rejected', object> = {
+  clear: photoIdResponse('clear', { breakdown: breakdown(), document_data: passport('2025-09-29', '2035-09-28', '3509283') }),
+  consider: photoIdResponse('consider', { breakdown: breakdown({ 'data_validation.document_expiration': 'consider' }), document_data: passport('2016-05-04', '2026-05-03', '2605030') }),
+  refer: photoIdResponse('consider', { breakdown: breakdown({ 'data_validation.document_expiration': 'consider' }), document_data: passport('2016-05-04', '2026-05-03', '2605030') }),
+  rejected: photoIdResponse('rejected', {
+    breakdown: breakdown({
+      ...Object.fromEntries(Object.keys(GROUPS).filter((group) => group !== 'image_integrity').map((group) => [group, null])),
+      'image_integrity.conclusive_document_quality': 'consider',
+      'image_integrity.image_quality': 'consider',
+    }),
+    document_data: null,
+  }),
+}
+
+/** The facial similarity report a step with facial_similarity adds, RECIPE's scores written out. */
+const FACIAL_SIMILARITY = {
+  type: 'facial_similarity',
+  status: 'complete',
+  result: 'clear',
+  breakdown: {
+    face_comparison: { result: 'clear', breakdown: { face_match: { result: 'clear', properties: { score: 0.97 } } } },
+    image_integrity: { result: 'clear', breakdown: { face_detected: { result: 'clear' }, source_integrity: { result: 'clear' } } },
+    visual_authenticity: { result: 'clear', breakdown: { spoofing_detection: { result: 'clear', properties: { score: 0.92 } } } },
+  },
+}
+
+/** The response a check of this type shows for an outcome (a photo ID's RECIPE, on a passport step). */
+function responseFor(type: CheckType, outcome: Outcome) {
   if (outcome === 'failed' || outcome === 'paused') return null
-  if (type !== 'photo_id') return OTHER
-  const preferences = record.steps[0]?.preferences ?? {}
-  return checkResponse({ outcome, preferences, name: record.name, email: record.email, dob: RECIPE.dob, random: createRandom(RECIPE.seed), now: TEST_NOW })
+  return type === 'photo_id' ? PHOTO_ID[outcome] : OTHER
 }
 
 /** The wire check of a check row with nothing expanded. */
@@ -91,7 +187,7 @@ describe('GET /checks/{id}', () => {
     const { give, checkOf, api } = await setup()
     const preferences = { report_type: 'standard', docs: ['passport'], facial_similarity: true, issuing_countries: ['GBR'] }
     const record = give([{ type: 'check.photo_id', preferences, cost: 2, completed_at: NOW }])
-    const response = responseFor(record, 'photo_id', 'clear')
+    const response = { ...PHOTO_ID.clear, reports: [...(PHOTO_ID.clear as { reports: object[] }).reports, FACIAL_SIMILARITY] }
     const check = checkOf(record)
     Object.assign(check, { status: 'accepted', outcome: 'clear', response: RECIPE, allow_replay: true, requires_consent: true, updated_at: '2026-07-01T12:01:00Z' })
     const base = {
@@ -122,7 +218,7 @@ describe('GET /checks/{id}', () => {
       reference: 'REF-1',
     })
     const check = checkOf(record)
-    const response = responseFor(record, 'watchlist', 'consider')
+    const response = responseFor('watchlist', 'consider')
     Object.assign(check, { status: 'accepted', outcome: 'consider', response: RECIPE })
     const recordJson = {
       object: 'record',
@@ -235,9 +331,9 @@ describe('GET /checks/{id}', () => {
       const { give, checkOf, api } = await setup()
       for (const outcome of OUTCOMES) {
         const record = give([{ type: `check.${type}` as StepSetup['type'], completed_at: NOW }])
-        const response = responseFor(record, type, outcome)
+        const response = responseFor(type, outcome)
         const check = checkOf(record)
-        Object.assign(check, { status: OUTCOME_STATUS[outcome], outcome, response: response === null ? null : RECIPE })
+        Object.assign(check, { status: STATUS_OF[outcome], outcome, response: response === null ? null : RECIPE })
         const res = await api().get(`/checks/${check.id}`, { expand: 'response' })
         expect(res.status, `${type} ${outcome}: ${res.text}`).toBe(200)
         expect(res.body).toEqual(checkJson(check, { response }))
@@ -256,7 +352,7 @@ describe('GET /checks/{id}', () => {
   })
 })
 
-describe('check responses as the real service gives them (FACTS.md "Records and steps")', () => {
+describe('check responses as the real service gives them (docs/specification-notes.md "Checks and responses")', () => {
   /** The expanded response a check must answer: null without one, a photo ID response, or exactly check_response.other. */
   function expectFaithful(check: { type: string; status: string; response: unknown }, where: string) {
     if (check.response === null) {
@@ -302,7 +398,7 @@ describe('check responses as the real service gives them (FACTS.md "Records and 
       expect((await mock.control.post('/clock/advance', { seconds: 60 })).status).toBe(200)
       const res = await api().get(`/checks/${checkId}`, { expand: 'response' })
       expect(res.status).toBe(200)
-      expect(res.body.status).toBe(OUTCOME_STATUS[outcome])
+      expect(res.body.status).toBe(STATUS_OF[outcome])
       expectFaithful(res.body, `${type} ${outcome}`)
       const hasResponse = outcome !== 'failed' && outcome !== 'paused'
       expect(res.body.response === null, `${type} ${outcome}`).toBe(!hasResponse)

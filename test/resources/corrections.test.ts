@@ -1,5 +1,5 @@
-// Name corrections a client proposes while completing a record (spec, Client correction and
-// Transitions; FACTS.md "Status codes and bodies", "Wire details", Clients): proposeCorrection,
+// Name corrections a client proposes while completing a record (docs/specification-notes.md "Corrections",
+// docs/specification-notes.md "States and transitions", docs/specification-notes.md "Status codes and bodies", docs/specification-notes.md "Wire details"): proposeCorrection,
 // GET /clients/{id}/corrections and PATCH /clients/{clientId}/corrections/{correctionId}.
 import { describe, expect, it } from 'vitest'
 import { ROLES } from '../../src/kernel/roles.ts'
@@ -342,7 +342,7 @@ describe('PATCH /clients/{clientId}/corrections/{correctionId}', () => {
     })
   })
 
-  describe('404 (key message, FACTS.md "Wire details")', () => {
+  describe('404 (key message, docs/specification-notes.md "Wire details")', () => {
     it('answers Client not found for an unknown client and for another team’s client, whatever the body', async () => {
       const { mock, client, correction } = await setup()
       const other = mock.newTeam()

@@ -19,8 +19,8 @@ interface CreditJson {
 const isGenerated = (entry: { causer: { type: string } | null }) => entry.causer === null || entry.causer.type === 'user'
 
 /**
- * The usage a team's records debited: one entry per paid check step (FACTS.md "Each paid step
- * debits the team's credits"), made with its record, its causer the step's check; by check id.
+ * The usage a team's records debited: one entry per paid check step (docs/specification-notes.md "Records and steps": each
+ * paid step debits the team's credits), made with its record, its causer the step's check; by check id.
  */
 function expectedUsage(team: Team) {
   return team.records
@@ -89,7 +89,7 @@ describe('GET /credits', () => {
     })
   })
 
-  it.each(['owner', 'assumed'] as const)('answers the %s (FACTS.md "Roles")', async (role) => {
+  it.each(['owner', 'assumed'] as const)('answers the %s (docs/specification-notes.md "Roles")', async (role) => {
     const mock = createTestMock()
     const team = mock.newTeam()
     const res = await team.api(role).get('/credits')
@@ -135,7 +135,7 @@ describe('GET /credits', () => {
     }
   })
 
-  it('shows a null reason and a null causer as null (FACTS.md, Credits)', async () => {
+  it('shows a null reason and a null causer as null (docs/specification-notes.md "Credits")', async () => {
     const mock = createTestMock()
     const entries = [...(await allCredits(mock, 'ivs_acme_owner')), ...(await allCredits(mock, 'ivs_globex_owner')), ...(await allCredits(mock, 'ivs_initech_owner'))]
     expect(entries.some((e) => e.reason === null)).toBe(true)
@@ -193,7 +193,7 @@ describe('GET /credits', () => {
       }
     })
 
-    it('keeps a user causer as {id, type} with expand=causer: only check causers expand (FACTS.md, Credits)', async () => {
+    it('keeps a user causer as {id, type} with expand=causer: only check causers expand (docs/specification-notes.md "Credits")', async () => {
       const mock = createTestMock()
       const { team, res } = await openingEntry(mock)
       expect((await team.api().get('/credits', { expand: 'causer' })).body).toEqual(res.body)

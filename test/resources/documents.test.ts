@@ -1,4 +1,4 @@
-// GET /documents: the team's library documents (spec, Library document), seeded on every team
+// GET /documents: the team's library documents (docs/specification-notes.md "Library templates"), seeded on every team
 // with sample files as their attachments; the enabled filter and expand=attachment.
 import { statSync } from 'node:fs'
 import { join } from 'node:path'

@@ -1,4 +1,4 @@
-// Files (spec, File; Clients endpoints and rule 2; FACTS.md "Clients", "Status codes and bodies"):
+// Files (docs/specification-notes.md "Attachments and files", docs/specification-notes.md "Clients", docs/specification-notes.md "Status codes and bodies"):
 // GET /files, a client's files list, create (both forms), delete and download, and what deleting a
 // client takes with it.
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
@@ -315,7 +315,7 @@ describe('GET /clients/{id}/files', () => {
   })
 })
 
-describe('POST /clients/{id}/files (FACTS.md, Clients)', () => {
+describe('POST /clients/{id}/files (docs/specification-notes.md "Clients")', () => {
   it("makes an internal file of the client from an unused attachment, named after its original by default, created by the caller", async () => {
     const { team, api, client } = await setup()
     const attachment = await uploaded(api, 'Signed contract.pdf')
@@ -339,7 +339,7 @@ describe('POST /clients/{id}/files (FACTS.md, Clients)', () => {
     expect((await api.get('/files')).body.data).toEqual([{ ...res.body, object: 'file' }])
   })
 
-  it('takes the attachment and template ids as strings of digits (FACTS.md "Validation")', async () => {
+  it('takes the attachment and template ids as strings of digits (docs/behaviour-notes.md "Validation (422)")', async () => {
     const { mock, team, api, client } = await setup()
     const template = giveTemplate(mock, team)
     const attachment = await uploaded(api, 'bill.pdf')
@@ -393,7 +393,7 @@ describe('POST /clients/{id}/files (FACTS.md, Clients)', () => {
       [{ attachment: fresh.id, name: '' }, { name: ['The name field is required.'] }],
       [{ attachment: fresh.id, name: 'x'.repeat(256) }, { name: ['The name field must not be greater than 255 characters.'] }],
       [{ attachment: fresh.id, expires_at: 'next week' }, { expires_at: ['The expires at field must be a valid date.'] }],
-      // Every failing key in one 422, the existence rules with the contract's (FACTS.md "Validation").
+      // Every failing key in one 422, the existence rules with the contract's (docs/behaviour-notes.md "Validation (422)").
       [{ attachment: String(UNKNOWN), template: disabled.id, name: 'x'.repeat(256) }, { ...invalid, template: ['The selected template is invalid.'], name: ['The name field must not be greater than 255 characters.'] }],
     ]
     const before = structuredClone(mock.store.data)
@@ -525,7 +525,7 @@ describe('GET /clients/{clientId}/files/{fileId}/download', () => {
     expect(res.bytes).toEqual(PDF)
   })
 
-  it('answers 423 while the scan is pending or ended in error or unsupported, and 410 when it found a virus (FACTS.md)', async () => {
+  it('answers 423 while the scan is pending or ended in error or unsupported, and 410 when it found a virus (docs/specification-notes.md "Status codes and bodies")', async () => {
     const { mock, api, client } = await setup()
     const made = async (name: string, bytes: Uint8Array = PDF) => (await api.post(files(client), { attachment: (await uploaded(api, name, bytes)).id })).body.id
     const pending = await made('pending.pdf')

@@ -1,5 +1,5 @@
-// Form templates (spec, Form template and rules 3 and 4; FACTS.md "Forms and form templates",
-// "Methods and paths", "Status codes and bodies", "Roles").
+// Form templates (docs/specification-notes.md "Forms and form templates", docs/specification-notes.md "Methods and paths",
+// docs/specification-notes.md "Status codes and bodies", docs/specification-notes.md "Roles").
 import { describe, expect, it } from 'vitest'
 import type { DocumentTemplateRow } from '../../src/resources/documents/rows.ts'
 import { createTemplate, NESTED_FIELDS, NESTED_TEMPLATE_BODY, RICH_TEXT, STORED_FIELDS, TEMPLATE_BODY } from '../support/forms.ts'
@@ -131,7 +131,7 @@ describe('POST /form-templates', () => {
     )
   })
 
-  it("takes nested sections: the reference's own example, a root section holding a titled section (FACTS.md)", async () => {
+  it("takes nested sections: the reference's own example, a root section holding a titled section (docs/specification-notes.md \"Forms and form templates\")", async () => {
     const { api } = setup()
     const res = await api.post('/form-templates', NESTED_TEMPLATE_BODY)
     expect(res.status, res.text).toBe(201)

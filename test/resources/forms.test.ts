@@ -1,5 +1,5 @@
-// Forms (spec, Form and the forms endpoints; FACTS.md "Forms and form templates", "Webhooks",
-// "Roles", "Methods and paths"): made by record form steps, filled in when the client submits
+// Forms (docs/specification-notes.md "Forms and form templates", docs/specification-notes.md "Events", docs/specification-notes.md "Roles",
+// docs/specification-notes.md "Downloads and SDK tokens"): made by record form steps, filled in when the client submits
 // the step, seeded as internal forms; listed, read and downloaded as a PDF.
 import { PDFDocument } from 'pdf-lib'
 import { describe, expect, it } from 'vitest'
@@ -20,6 +20,8 @@ const FORM_NOT_FOUND = { error: 'Form not found' }
 const UNKNOWN = 987_654_321
 const UNKNOWN_REFERENCE = '6f1d2c3b-4a59-4e68-9d7c-8b6a5f4e3d2c'
 const MINUTE = 60_000
+/** Forms filled in one team: with the test mock's seed, the 17th is the first Yes without pets; 20 leave some room. */
+const FORMS_FOR_EVERY_WAY = 20
 
 /** The fields of a form made from TEMPLATE_BODY, none answered yet. */
 const UNANSWERED = STORED_FIELDS.map((field) => (['section', 'heading', 'rich_text'].includes(field.type) ? field : { ...field, flag: false, value: null }))
@@ -121,11 +123,6 @@ describe('the client submitting a form step', () => {
     expect(form).toEqual(formJson({ id: form.id, reference, client: client.id, record: record.id, fields: form.fields, updated_at: at(3), completed_at: at(3) }))
     expect(valueOf(form, 'full_name')).toBe('Ann Lee')
     expect(['Yes', 'No']).toContain(valueOf(form, 'has_pet'))
-    // pet_name and pets show only for a Yes; pet_name is required, pets is not.
-    if (valueOf(form, 'has_pet') === 'Yes') expect(valueOf(form, 'pet_name')).toEqual(expect.any(String))
-    else expect([valueOf(form, 'pet_name'), valueOf(form, 'pets')]).toEqual([null, null])
-    const pets = valueOf(form, 'pets')
-    if (pets !== null) expect(pets.every((pet: string) => ['Cat', 'Dog', 'Fish'].includes(pet))).toBe(true)
     expect(form.fields.map((field: any) => field.flag)).toEqual(UNANSWERED.map((field: any) => field.flag))
     expect(form.fields.filter((field: any) => !('value' in field))).toEqual(STORED_FIELDS.filter((field) => ['section', 'heading', 'rich_text'].includes(field.type)))
     expect(mock.events.map((event) => [event.type, event.subjects])).toEqual([
@@ -134,6 +131,36 @@ describe('the client submitting a form step', () => {
     ])
     const step = (await api.get(`/records/${record.id}/steps`)).body.data[1]
     expect(step.completed_at).toBe(at(3))
+  })
+
+  it('answers what show_if shows and leaves what it hides null, on each side of the choice', async () => {
+    const { mock, api, client, template } = await setup()
+    // The team's random answers each form differently: enough forms that every way this template
+    // can be answered comes up (counted below, so a change of draws cannot leave a way unchecked).
+    const ways = { no: 0, yesWithPets: 0, yesWithoutPets: 0 }
+    for (let index = 0; index < FORMS_FOR_EVERY_WAY; index++) {
+      const record = await createRecord(api, client.id, [template.reference])
+      await complete(mock, record)
+      const form = (await api.get(`/clients/${client.id}/forms/${record.steps[0].form}`)).body
+      const [hasPet, petName, pets] = [valueOf(form, 'has_pet'), valueOf(form, 'pet_name'), valueOf(form, 'pets')]
+      if (hasPet === 'No') {
+        // pet_name and pets show only for a Yes.
+        expect([petName, pets]).toEqual([null, null])
+        ways.no++
+        continue
+      }
+      expect(hasPet).toBe('Yes')
+      // pet_name is required, so always answered; pets is optional (answered 80 % of the time).
+      expect(petName).toEqual(expect.any(String))
+      if (pets === null) {
+        ways.yesWithoutPets++
+        continue
+      }
+      expect(pets.length).toBeGreaterThan(0)
+      expect(pets.every((pet: string) => ['Cat', 'Dog', 'Fish'].includes(pet))).toBe(true)
+      ways.yesWithPets++
+    }
+    expect(Object.entries(ways).filter(([, count]) => count === 0)).toEqual([])
   })
 
   it('uploads a sample for each document field, as a file of the client from the form, by the client', async () => {
@@ -421,7 +448,7 @@ describe('GET /clients/{id}/forms/{reference}/download', () => {
     ])
   })
 
-  it('lays nested sections out where they stand, each under its own title (FACTS.md)', async () => {
+  it('lays nested sections out where they stand, each under its own title (docs/specification-notes.md "Forms and form templates")', async () => {
     const mock = createTestMock()
     const team = mock.newTeam()
     const api = team.api()

@@ -1,4 +1,4 @@
-// A record's documents (spec, Record document; FACTS.md "Records and steps"): made with the
+// A record's documents (docs/specification-notes.md "Step reviews and record documents"): made with the
 // record for its document steps (a transfer sends the team's attachment, which becomes a sent
 // file of the client), completed by the client (a request holds their upload, a transfer that
 // requires a return gets a returned document with their copy, each a received file), listed by

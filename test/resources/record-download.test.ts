@@ -1,5 +1,5 @@
-// GET /records/{id}/download: the record as a real PDF (FACTS.md "Methods and paths"), its
-// generic 404 (FACTS.md, Wire details) and the roles (FACTS.md "Roles"). The text is read back
+// GET /records/{id}/download: the record as a real PDF (docs/specification-notes.md "Downloads and SDK tokens"), its
+// generic 404 (docs/specification-notes.md "Wire details") and the roles (docs/specification-notes.md "Roles"). The text is read back
 // from the served bytes themselves (test/support/pdf.ts).
 import { PDFDocument } from 'pdf-lib'
 import { describe, expect, it } from 'vitest'
@@ -134,7 +134,7 @@ describe('GET /records/{id}/download', () => {
     expect(after('Check')).toBe(`pending (check ${record.steps[1]?.check})`)
   })
 
-  it('states a check\'s result only for photo ID, whose response is the only one the API shows (FACTS.md "Records and steps")', async () => {
+  it('states a check\'s result only for photo ID, whose response is the only one the API shows (docs/specification-notes.md "Checks and responses")', async () => {
     const { mock, team, teamRow, clientId } = await setup()
     const response = { at: '2026-06-21T10:01:00Z', seed: 7, dob: null }
     const record = giveRecord(mock, teamRow, clientId, {

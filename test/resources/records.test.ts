@@ -1,4 +1,4 @@
-// Records (spec "Records, checks and steps", rules 3, 4, 7; FACTS.md "Records and steps") and the
+// Records (rules 3, 4 and 7 of docs/specification-notes.md "Rules of the service"; docs/specification-notes.md "Records and steps") and the
 // lifecycle engine that moves them on the mock's clock.
 import { describe, expect, it } from 'vitest'
 import { at, createTestMock, NOW, type TestMock } from '../support/mock.ts'
@@ -63,7 +63,7 @@ describe('POST /records', () => {
     expect((await api.get(`/records/${res.body.id}`)).body).toEqual(res.body)
   })
 
-  it('keeps the snapshots when the client changes later (FACTS.md)', async () => {
+  it('keeps the snapshots when the client changes later (docs/specification-notes.md "Records and steps")', async () => {
     const { team, api, client } = await teamWithClient()
     const record = await createRecord(team, { client: client.id, steps: [IDENTITY], notification: false })
     expect((await api.patch(`/clients/${client.id}`, { email: 'new@example.com', name: { first_name: 'Anne' } })).status).toBe(200)
@@ -146,7 +146,7 @@ describe('POST /records', () => {
     expect(res.body).toEqual({ client: ['The selected client is invalid.'] })
   })
 
-  it('never deduplicates (spec rule 7) and never puts the record in a case (rules 4, 5)', async () => {
+  it('never deduplicates (rule 7 of docs/specification-notes.md "Rules of the service") and never puts the record in a case (rules 4 and 5)', async () => {
     const { team, client } = await teamWithClient()
     const body = { client: client.id, steps: [IDENTITY], notification: false }
     const [first, second] = [await createRecord(team, body), await createRecord(team, body)]
@@ -155,7 +155,7 @@ describe('POST /records', () => {
   })
 })
 
-describe('POST /records reads JSON as Laravel does (FACTS.md "Validation")', () => {
+describe('POST /records reads JSON as Laravel does (docs/behaviour-notes.md "Validation (422)")', () => {
   it.each(['string', 'string with spaces'])('takes the client id as a %s of digits and stores and returns the integer', async (kind) => {
     const { team, api, client } = await teamWithClient()
     const res = await api.post('/records', { client: kind === 'string' ? String(client.id) : ` ${client.id} `, steps: [IDENTITY], notification: false })

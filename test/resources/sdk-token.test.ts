@@ -1,4 +1,4 @@
-// POST /sdk_token (FACTS.md: body {record_id}; a JWT valid for 60 minutes, scoped to one record)
+// POST /sdk_token (docs/specification-notes.md "Downloads and SDK tokens": body {record_id}; a JWT valid for 60 minutes, scoped to one record)
 // and the control API's GET /_mock/sdk_token/key that verifies its tokens. Tokens are verified
 // with jose, on the mock's clock.
 import { calculateJwkThumbprint, decodeProtectedHeader, errors, importJWK, jwtVerify, type JWK } from 'jose'
@@ -61,7 +61,7 @@ describe('POST /sdk_token', () => {
     })
   })
 
-  it('takes the record id as a string of digits, as Laravel reads an integer (FACTS.md "Validation"), and signs the number', async () => {
+  it('takes the record id as a string of digits, as Laravel reads an integer (docs/behaviour-notes.md "Validation (422)"), and signs the number', async () => {
     const { mock, team, record } = await setup()
     const res = await team.api().post('/sdk_token', { record_id: ` ${record.id} ` })
     expect(res.status, res.text).toBe(201)

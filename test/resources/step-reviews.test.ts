@@ -1,5 +1,5 @@
-// Reviews of a record's steps (spec, Step review and Transitions; FACTS.md "Status codes and
-// bodies", "Records and steps"): GET and POST /records/{recordId}/steps/{stepId}/reviews.
+// Reviews of a record's steps (docs/specification-notes.md "Step reviews and record documents",
+// docs/specification-notes.md "Status codes and bodies"): GET and POST /records/{recordId}/steps/{stepId}/reviews.
 import { describe, expect, it } from 'vitest'
 import { ROLES, type Role } from '../../src/kernel/roles.ts'
 import type { RecordRow } from '../../src/resources/records/index.ts'

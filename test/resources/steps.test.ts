@@ -1,4 +1,4 @@
-// Step types, their preferences, costs and validation (FACTS.md "Records and steps"):
+// Step types, their preferences, costs and validation (docs/specification-notes.md "Step types, preferences and costs"):
 // GET /steps (the catalogue), POST /steps (validate and price) and prepareSteps, which a record
 // create uses too, so its 422 keys and messages are those of POST /steps.
 import { describe, expect, it } from 'vitest'
@@ -74,7 +74,7 @@ describe('the catalogue', () => {
     expect(ALL_TYPES).toEqual(types)
   })
 
-  it("keeps FACTS.md's costs: identity [1], photo ID [1,2,3,4], watchlist [2,3,4], document steps and forms [0]", () => {
+  it('keeps the costs of docs/specification-notes.md "Step types, preferences and costs": identity [1], photo ID [1,2,3,4], watchlist [2,3,4], document steps and forms [0]', () => {
     const costs = Object.fromEntries(STEP_CATALOGUE.map((entry) => [entry.type, entry.costs]))
     expect(costs).toEqual({
       'check.credit': [2],
@@ -201,7 +201,7 @@ describe('POST /steps', () => {
   })
 })
 
-/** [type, preferences, cost]: every documented combination (catalogue.ts, docs/behaviour-notes.md). */
+/** [type, preferences, cost]: every documented combination (catalogue.ts, docs/behaviour-notes.md "Steps and costs"). */
 const COSTS: Array<[StepTypeJson, Prefs, number]> = [
   ['check.photo_id', { report_type: 'standard', docs: ['passport'] }, 1],
   ['check.photo_id', { report_type: 'standard', docs: ['passport'], face: true, liveness: true }, 1],
@@ -680,7 +680,7 @@ describe("422: references to the team's library", () => {
     expect(res.body).toEqual(errors)
   })
 
-  it("come in the same 422 as the contract's errors, every step in order (FACTS.md \"Validation\")", async () => {
+  it("come in the same 422 as the contract's errors, every step in order (docs/behaviour-notes.md \"Validation (422)\")", async () => {
     const res = await createTestMock().api().post('/steps', { steps: [step('form', { form: UUID }), step('check.reference', {})] })
     expect(res.status).toBe(422)
     expect(res.body).toEqual({ 'steps.0.preferences.form': ['The selected form is invalid.'], 'steps.1.preferences.years': ['The years field is required.'] })

@@ -164,7 +164,7 @@ describe('PATCH /team', () => {
     expect((await api().get('/team')).body.updated_at).toBe(NOW)
   })
 
-  it.each(['member', 'read-only', 'assigned-only'] as const)('forbids a %s (FACTS.md "Roles")', async (role) => {
+  it.each(['member', 'read-only', 'assigned-only'] as const)('forbids a %s (docs/specification-notes.md "Roles")', async (role) => {
     const mock = createTestMock()
     const { api } = mock.newTeam()
     const before = (await api().get('/team')).body

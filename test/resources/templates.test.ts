@@ -1,6 +1,6 @@
 // GET /templates/emails and GET /templates/documents: the team's email templates and document
 // request templates, seeded on every team with realistic content and never-null descriptions
-// (FACTS.md, Library templates); a document.request naming a document template asks for it.
+// (docs/specification-notes.md "Library templates"); a document.request naming a document template asks for it.
 import { describe, expect, it } from 'vitest'
 import { ROLES } from '../../src/kernel/roles.ts'
 import { fixture } from '../support/contracts.ts'

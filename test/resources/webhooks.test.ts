@@ -1,4 +1,4 @@
-// The webhook operations (spec, Webhooks; FACTS.md): list with the enabled filter, retrieve,
+// The webhook operations (docs/specification-notes.md "Webhooks"): list with the enabled filter, retrieve,
 // create, update, delete and the delivery log, with their errors, roles and another team's ids.
 import { describe, expect, it } from 'vitest'
 import { receiversClosedAfterEach } from '../support/receiver.ts'
@@ -283,7 +283,7 @@ describe('GET /webhooks/{id}/deliveries', () => {
   })
 })
 
-describe('roles (FACTS.md "Roles"; who manages webhooks is the mock\'s choice)', () => {
+describe('roles (docs/specification-notes.md "Roles"; who manages webhooks is the mock\'s choice)', () => {
   it.each(['owner', 'member', 'assumed'] as const)('the %s manages webhooks', async (role) => {
     const { team } = setup()
     const api = team.api(role)

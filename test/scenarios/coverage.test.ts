@@ -1,6 +1,6 @@
 // Every API operation of contracts/operations is called by at least one scenario step, by its
-// operationId or by its method and contract path; the spec's behavioural rules 1 to 9 each have
-// a scenario of their own.
+// operationId or by its method and contract path; the rules 1 to 9 of
+// docs/specification-notes.md "Rules of the service" each have a scenario of their own.
 import { describe, expect, it } from 'vitest'
 import { Conformance } from '../../src/harness/conformance.ts'
 import { coverage } from '../../src/harness/coverage.ts'
@@ -24,7 +24,7 @@ describe('scenario coverage', () => {
     expect(uncovered, `operations no scenario calls: ${uncovered.join(', ')}`).toEqual([])
   })
 
-  it('has a scenario of its own for each of the spec rules 1 to 9, citing the rule', () => {
+  it('has a scenario of its own for each of the rules 1 to 9 of docs/specification-notes.md "Rules of the service", citing the rule', () => {
     const rules = Array.from({ length: 9 }, (_, index) => index + 1)
     const missing = rules.filter(
       (rule) => !scenarios.some((scenario) => scenario.file.includes(`rule-${rule}-`) && scenario.description.includes(`rule ${rule}`) && scenario.tags?.includes('rules')),

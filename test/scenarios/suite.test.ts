@@ -1,6 +1,6 @@
 // The whole scenario suite (scenarios/) against an in-process mock on a loopback socket: every
 // scenario must pass, so the scenarios and the mock keep telling the same story. A scenario tagged
-// known-mock-gap states what the spec or FACTS.md require where the mock still differs: it must
+// known-mock-gap states what the service does (docs/specification-notes.md) where the mock still differs: it must
 // fail, so the day the mock is fixed this test asks for the tag to go.
 import type { AddressInfo } from 'node:net'
 import { serve } from '@hono/node-server'

@@ -41,8 +41,8 @@ const duplicates = (values: number[]) => values.filter((value, index) => values.
 const isGenerated = (entry: CreditRow) => entry.causer === null || entry.causer.type === 'user'
 
 /**
- * The usage a team's records must have debited: one entry per paid check step (FACTS.md "Each
- * paid step debits the team's credits"), made with its record, its causer the step's check.
+ * The usage a team's records must have debited: one entry per paid check step (docs/specification-notes.md "Records and steps":
+ * each paid step debits the team's credits), made with its record, its causer the step's check.
  */
 function expectedUsage(state: TeamState) {
   return state.records
@@ -200,7 +200,7 @@ describe('the seeded world', () => {
     expect(inGlobex?.member.role).toBe('member')
   })
 
-  it('has an owner and members in every team, each member a known user, and no admin role (FACTS.md "Roles")', () => {
+  it('has an owner and members in every team, each member a known user, and no admin role (docs/specification-notes.md "Roles")', () => {
     for (const state of store.data.teams) {
       const roles = new Set(state.members.map((member) => member.role))
       expect(roles.has('owner') && roles.has('member'), state.team.name).toBe(true)
@@ -422,7 +422,7 @@ describe('the seeded world through the API (every response checked against its c
     } else {
       const credits = await allPages(api, '/credits', { expand: 'causer' })
       expect(credits.items.map((entry) => entry.id).sort((a, b) => a - b)).toEqual(state.credits.map((c) => c.id).sort((a, b) => a - b))
-      // With expand=causer a check causer is the Check (FACTS.md, Credits); a user causer stays {id, type}.
+      // With expand=causer a check causer is the Check (docs/specification-notes.md "Credits"); a user causer stays {id, type}.
       for (const entry of credits.items) {
         const row = state.credits.find((c) => c.id === entry.id)
         if (row?.causer?.type === 'check') {

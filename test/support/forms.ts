@@ -1,5 +1,5 @@
 // Form template bodies for the form template and form tests: one field of every builder type
-// (FACTS.md "Forms and form templates"), with show_if on a choice.
+// (docs/specification-notes.md "Forms and form templates"), with show_if on a choice.
 import { expect } from 'vitest'
 import type { ApiClient } from './api.ts'
 
@@ -50,7 +50,7 @@ export const TEMPLATE_BODY = {
 }
 
 /**
- * Nested sections in the shape of the reference's own create example (FACTS.md): a root section
+ * Nested sections in the shape of the reference's own create example (docs/specification-notes.md "Forms and form templates"): a root section
  * with a blank label whose only field is a titled section holding the inputs, one level deeper a
  * section shown to drivers. Given as stored (every default written out), so it is its own answer.
  */

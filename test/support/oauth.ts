@@ -5,7 +5,7 @@ import { ApiClient, type ApiResponse } from './api.ts'
 import { fixture } from './contracts.ts'
 import type { TestMock } from './mock.ts'
 
-/** The fixture's first API client (docs/oauth.md). */
+/** The fixture's first API client (docs/oauth.md "OAuth 2.0"). */
 export const ATS = fixture.oauth_clients[0] as (typeof fixture.oauth_clients)[number]
 export const ATS_REDIRECT = ATS.redirect_uris[0] as string
 /** The fixture's second API client. */
@@ -61,7 +61,7 @@ const INVALID_REQUEST =
 const INVALID_GRANT =
   'The provided authorization grant (e.g., authorization code, resource owner credentials) or refresh token is invalid, expired, revoked, does not match the redirection URI used in the authorization request, or was issued to another client.'
 
-/** The league server's error bodies, word for word (FACTS.md "OAuth 2.0"). */
+/** The league server's error bodies, word for word (docs/specification-notes.md "OAuth 2.0"). */
 export const OAUTH_ERRORS = {
   invalidRequest: (parameter: string, hint = `Check the \`${parameter}\` parameter`) => ({ error: 'invalid_request', error_description: INVALID_REQUEST, hint, message: INVALID_REQUEST }),
   invalidClient: { error: 'invalid_client', error_description: 'Client authentication failed', message: 'Client authentication failed' },

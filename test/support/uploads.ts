@@ -119,6 +119,6 @@ export const TYPE_ERROR = { attachment: ['The attachment field must be a file of
 /** The standard antivirus test file. */
 export const EICAR = 'X5O!P%@AP[4\\PZX54(P^)7CC)7}$EICAR-STANDARD-ANTIVIRUS-TEST-FILE!$H+H*'
 
-/** nginx's 413 page, as the real service's web server sends it (FACTS.md "Wire details"). */
+/** nginx's 413 page, as the real service's web server sends it (docs/specification-notes.md "Wire details"). */
 export const TOO_LARGE_PAGE =
   '<html>\r\n<head><title>413 Request Entity Too Large</title></head>\r\n<body>\r\n<center><h1>413 Request Entity Too Large</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n'

@@ -1,4 +1,4 @@
-// Webhook delivery to real receivers on 127.0.0.1 (FACTS.md "Webhooks"): the body and headers, the
+// Webhook delivery to real receivers on 127.0.0.1 (docs/specification-notes.md "Webhooks"): the body and headers, the
 // signature checked independently, the log, the retry schedule and disabling on a controlled
 // clock, a receiver that never answers, and the order of events. Every wait is bounded.
 import { createHmac } from 'node:crypto'
@@ -36,6 +36,13 @@ async function deliveries(api: ApiClient, webhook: number) {
 }
 
 const attemptHeader = (request: Received) => request.headers['x-svc-delivery-attempt']
+
+/** Publishes client.updated for a client straight on the event bus (many events without as many requests), as a change the API's kept answers see. */
+function publishUpdates(mock: TestMock, team: number, client: number, count: number) {
+  mock.store.changing(() => {
+    for (let index = 0; index < count; index++) mock.services.events.publish({ type: 'client.updated', teamId: team, occurredAt: mock.clock.timestamp(), subjects: { client } })
+  })
+}
 
 /** Requests held (unanswered) right now across receivers. */
 const held = (hooks: Receiver[]) => hooks.reduce((sum, hook) => sum + hook.held, 0)
@@ -111,7 +118,7 @@ describe('a delivery', () => {
         event: 'ping',
         attempts: 1,
         request: logged(ping),
-        // FACTS.md "Wire details": an empty 204 is logged with body {}.
+        // docs/specification-notes.md "Webhooks": an empty 204 is logged with body {}.
         response: { status_code: '204', headers: expect.any(Object), body: {} },
         last_sent_at: NOW,
       },
@@ -189,7 +196,7 @@ describe('the story of the issue', () => {
   })
 })
 
-describe('retries on the mock\'s clock (FACTS.md: 60, 120, 600 and 900 s after each failure)', () => {
+describe('retries on the mock\'s clock (docs/specification-notes.md "Webhooks": 60, 120, 600 and 900 s after each failure)', () => {
   it('walks the whole schedule in one advance of the clock, with the same delivery id', async () => {
     const mock = webhookMock()
     const api = mock.newTeam().api()
@@ -268,7 +275,7 @@ describe('retries on the mock\'s clock (FACTS.md: 60, 120, 600 and 900 s after e
   })
 })
 
-describe('disabling (FACTS.md: 10 payloads in a row exhaust their attempts)', () => {
+describe('disabling (docs/specification-notes.md "Webhooks": 10 payloads in a row exhaust their attempts)', () => {
   /** The ping and `clients` client.created payloads, all failing, walked through their schedule. */
   async function failing(clients: number, answer: (index: number, received: Received) => Answer = () => ({ status: 500 })) {
     const mock = webhookMock()
@@ -483,6 +490,32 @@ describe("a webhook's backlog (at most maxUndelivered payloads not yet delivered
     expect(hooks.received.map((request) => request.body.event)).toEqual(['ping'])
   })
 
+  it('holds 1,000 payloads by default, as docs/behaviour-notes.md "Memory caps" says: the 1,001st gives up the oldest', async () => {
+    const mock = webhookMock({ timeoutMs: 60_000 })
+    const team = mock.newTeam()
+    const api = team.api()
+    const hooks = await receiver(() => 'hang')
+    const webhook = await subscribe(api, hooks.url, ['client.updated'])
+    const client = await createClient(api)
+    await hooks.waitFor(1)
+    // The ping in flight and 999 payloads queued behind it: 1,000, the cap, and nothing given up.
+    publishUpdates(mock, team.team.id, client.id, 999)
+    expect(await deliveries(api, webhook.id)).toEqual([])
+    publishUpdates(mock, team.team.id, client.id, 1)
+    const rows = team.team.deliveriesByWebhook.get(webhook.id)
+    expect(rows).toHaveLength(1_001)
+    const [givenUp, ...others] = await deliveries(api, webhook.id)
+    expect(others).toEqual([])
+    // The oldest not in flight: the first payload after the ping.
+    expect(givenUp).toMatchObject({ uuid: rows[1]?.uuid, event: 'client.updated', attempts: 1, response: null })
+    expect(hooks.received).toHaveLength(1)
+    // Deleting the webhook drops what it still holds, so only the ping is left to settle.
+    expect((await api.delete(`/webhooks/${webhook.id}`)).status).toBe(204)
+    hooks.release(204)
+    await mock.services.webhooks.idle()
+    expect(hooks.received).toHaveLength(1)
+  })
+
   it('gives up a payload waiting for its retry the same way, and its retry never runs', async () => {
     const mock = webhookMock({ timeoutMs: 60_000, webhooks: { maxUndelivered: 2 } })
     const api = mock.newTeam().api()
@@ -519,5 +552,26 @@ describe('the delivery log (90 days, and at most maxLogged settled deliveries pe
     const log = await deliveries(api, webhook.id)
     expect(log.map((delivery) => delivery.request.body.data.client?.id)).toEqual([clients[4]?.id, clients[3]?.id, clients[2]?.id])
     expect(team.team.deliveriesByWebhook.get(webhook.id)).toHaveLength(3)
+  })
+
+  it('keeps 1,000 by default, as docs/behaviour-notes.md "Memory caps" says: the 1,001st settled delivery drops the oldest', async () => {
+    const mock = webhookMock()
+    const team = mock.newTeam()
+    const api = team.api()
+    const hooks = await receiver()
+    const webhook = await subscribe(api, hooks.url, ['client.updated'])
+    const client = await createClient(api)
+    // In batches that settle before the next, so the backlog's own cap never comes into it.
+    for (let batch = 0; batch < 10; batch++) {
+      publishUpdates(mock, team.team.id, client.id, 100)
+      await mock.services.webhooks.idle()
+    }
+    expect(hooks.received).toHaveLength(1_001)
+    const first = await api.get(`/webhooks/${webhook.id}/deliveries`, { limit: 100 })
+    expect(first.body.total).toBe(1_000)
+    // The newest first: the ping, delivered first, is the one dropped.
+    const last = await api.get(`/webhooks/${webhook.id}/deliveries`, { limit: 100, page: 10 })
+    expect(last.body.data.map((delivery: { event: string }) => delivery.event)).toEqual(Array(100).fill('client.updated'))
+    expect(last.body.data.at(-1).uuid).toBe(hooks.received[1]?.body.uuid)
   })
 })

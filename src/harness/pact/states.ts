@@ -216,7 +216,7 @@ export async function setUpState(setup: InteractionSetup, name: string, params: 
   return state.setup(setup, params)
 }
 
-/** The states as docs/checking-your-client.md and `pact verify --help` list them. */
+/** The states as docs/checking-your-client.md "Pact" and `pact verify --help` list them. */
 export function describeStates(): string[] {
   return [...STATES, NO_STATE].map(
     (state) =>

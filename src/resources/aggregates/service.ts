@@ -1,6 +1,6 @@
-// GET /aggregates/case-status (spec, Aggregates): how many of the team's cases are in each status,
-// after the request's filters, for a dashboard. Every status of the spec's States table is listed
-// once, in that order, with 0 where no case matches; the deprecated pending too (FACTS.md, Cases:
+// GET /aggregates/case-status (docs/specification-notes.md "Case-status aggregate"): how many of the team's cases are in each status,
+// after the request's filters, for a dashboard. Every case status (docs/specification-notes.md "Cases") is listed
+// once, in that order, with 0 where no case matches; the deprecated pending too (docs/specification-notes.md "Cases":
 // older cases may still carry it).
 import { canSee, type RequestContext } from '../../context.ts'
 import type { AggregatesCaseStatusQuery, CaseStatusJson } from '../../contracts/generated.ts'
@@ -8,7 +8,7 @@ import { invalid } from '../../kernel/errors.ts'
 import { hasVisibility } from '../../kernel/visibility.ts'
 import type { CaseRow } from '../cases/index.ts'
 
-/** The spec's States table order (contracts/schemas/case.json#/$defs/status). */
+/** The order docs/specification-notes.md "Cases" lists the statuses in (contracts/schemas/case.json#/$defs/status). */
 export const CASE_STATUSES: readonly CaseStatusJson[] = [
   'pending',
   'awaiting_response',
@@ -19,7 +19,7 @@ export const CASE_STATUSES: readonly CaseStatusJson[] = [
   'on_hold',
 ]
 
-/** Cases exist only for teams with cases enabled; a legacy team gets 403 before its input is checked (spec, Cases). */
+/** Cases exist only for teams with cases enabled; a legacy team gets 403 before its input is checked (docs/specification-notes.md "Cases"). */
 export const hasCases = (ctx: RequestContext): boolean => ctx.team.row.cases_enabled
 
 /** Whether a case passes the filters: assigned_to a user id (among its assignees) or false (none); the status set within [start, end]; visibility. */

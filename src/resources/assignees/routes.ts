@@ -1,7 +1,7 @@
 // The assignee collections of clients, organisations and records: the same five operations on
-// each parent, over the rules in service.ts (spec, Clients rule 5; FACTS.md), registered by each
+// each parent, over the rules in service.ts (docs/specification-notes.md "Assignees"), registered by each
 // parent's routes.ts with its own lookup (so assignees/ imports none of its parents). Cases have
-// only the list (FACTS.md, Cases: their assignees are set outside the API, in the mock by its
+// only the list (docs/specification-notes.md "Cases": their assignees are set outside the API, in the mock by its
 // control API).
 import type { AppRoutes, RequestContext } from '../../context.ts'
 import { listObject, paginate } from '../../kernel/pagination.ts'
@@ -11,7 +11,7 @@ import { presentAssignee } from './present.ts'
 import { addAssignees, getAssignee, removeAllAssignees, removeAssignee, replaceAssignees, type Assignable } from './service.ts'
 import type { AssigneeRow } from './rows.ts'
 
-/** FACTS.md: an assignee add/replace answers with limit 100 (a body holds at most 100). */
+/** docs/specification-notes.md "Wire details": an assignee add/replace answers with limit 100 (a body holds at most 100). */
 const ACTION_LIMIT = 100
 
 type Parent = Assignable

@@ -1,4 +1,4 @@
-// Assignees: team members assigned to a client, an organisation or a record (spec, Clients rule 5).
+// Assignees: team members assigned to a client, an organisation or a record (docs/specification-notes.md "Assignees").
 // The add/replace/remove rules live here once; each parent keeps its assignees in its own row.
 import type { RequestContext } from '../../context.ts'
 import type { AssigneesInputJson } from '../../contracts/generated.ts'
@@ -14,7 +14,7 @@ export interface Assignable {
 
 /**
  * The assignees of something an assigned-only member creates: themselves, so they can go on
- * working on it (docs/behaviour-notes.md); nobody for anyone else.
+ * working on it (docs/behaviour-notes.md "Authentication and errors"); nobody for anyone else.
  */
 export function assignCreator(ctx: RequestContext, at: string): AssigneeRow[] {
   return seesOnlyAssigned(ctx.member.role) ? [{ id: ctx.store.nextId('assignee'), user: ctx.user.id, created_at: at }] : []

@@ -23,7 +23,7 @@ const MIME = {
   zip: 'application/zip',
 } as const
 
-/** Spec rule 1, in the order its message lists them. */
+/** The accepted types of docs/specification-notes.md "Attachments and files", in the order its message lists them. */
 export const ACCEPTED_EXTENSIONS = Object.keys(MIME)
 
 /** The file name extension of each accepted type (a stored name's). */
@@ -105,7 +105,7 @@ function isText(fd: number, size: number): boolean {
   return true
 }
 
-/** The MIME type of an upload of an accepted kind (spec rule 1), or undefined for anything else (an empty file too). */
+/** The MIME type of an upload of an accepted kind (docs/specification-notes.md "Attachments and files"), or undefined for anything else (an empty file too). */
 export function detectType(path: string, original: string): string | undefined {
   const size = statSync(path).size
   if (size === 0) return undefined

@@ -1,6 +1,6 @@
 import type { AttachmentJson } from '../../contracts/generated.ts'
 
-/** Virus scan states (FACTS.md): pending until the scan, scheduled on the mock's clock, completes. */
+/** Virus scan states (docs/specification-notes.md "Attachments and files"): pending until the scan, scheduled on the mock's clock, completes. */
 export type AvStatus = AttachmentJson['av_status']
 
 /** An uploaded binary of the team. Its bytes live in the blob store (src/store/blobs.ts). */

@@ -14,7 +14,7 @@ import { cancelScan, scheduleScan } from './jobs.ts'
 import { ACCEPTED_EXTENSIONS, detectType, EXTENSIONS } from './content.ts'
 import type { AttachmentRow, AvStatus } from './rows.ts'
 
-/** Spec, Limits: 100 MB; a larger upload is a 413 (FACTS.md). */
+/** docs/specification-notes.md "Limits": 100 MB; a larger upload is a 413 (docs/specification-notes.md "Wire details"). */
 export const MAX_ATTACHMENT_BYTES = 100 * 1024 * 1024
 
 /** A generated stored name: a uuid with the type's extension. */
@@ -70,7 +70,7 @@ export function sampleAttachment(ctx: TeamContext, sample: SampleName, original:
   return insertAttachment(ctx, { original, type, blob, size: ctx.blobs.size(blob), av_status: 'clean' })
 }
 
-/** Laravel's mimes rule message, with the spec's list of types. */
+/** Laravel's mimes rule message, with the types of docs/specification-notes.md "Attachments and files". */
 const TYPE_MESSAGE = `The attachment field must be a file of type: ${ACCEPTED_EXTENSIONS.join(', ')}.`
 
 /** What an uploaded file is by its content (a media type), or undefined when it is of no accepted type. */
@@ -125,7 +125,7 @@ function clientsHolding(team: Team, id: number): number[] {
 }
 
 /**
- * The attachment a path names: 404 {"error": "Attachment not found"} when the team has none (FACTS.md),
+ * The attachment a path names: 404 {"error": "Attachment not found"} when the team has none (docs/specification-notes.md "Status codes and bodies"),
  * 403 when it belongs to a client an assigned-only caller may not see.
  */
 export function findAttachment(ctx: RequestContext, params: { id: number }): AttachmentRow {
@@ -152,7 +152,7 @@ function forget(ctx: TeamContext, attachment: AttachmentRow): void {
 export const mayDeleteAttachment = (ctx: RequestContext, attachment: AttachmentRow): boolean =>
   !seesOnlyAssigned(ctx.member.role) || attachment.uploaded_by === ctx.user.id
 
-/** DELETE /attachments/{id}: only an attachment nothing holds (spec); 403 otherwise. */
+/** DELETE /attachments/{id}: only an attachment nothing holds (docs/specification-notes.md "Attachments and files"); 403 otherwise. */
 export function deleteAttachment(ctx: TeamContext, attachment: AttachmentRow): void {
   if (isAttachmentUsed(ctx.team, attachment.id)) throw forbidden('the attachment is in use')
   forget(ctx, attachment)
@@ -172,7 +172,7 @@ const REDACTED = { blob: BlobStore.sample('redacted.png'), type: 'image/png', ex
 const withoutExtension = (name: string) => name.replace(/\.[^.]*$/, '')
 
 /**
- * PUT /attachments/{id}/redact (spec rule 2): only an attachment of a record document or of a
+ * PUT /attachments/{id}/redact (docs/specification-notes.md "Attachments and files"): only an attachment of a record document or of a
  * form (a form answer, or a file whose source is a record document or a form), not a library
  * document's, and only once; 422 keyed attachment otherwise. Its bytes become the generic
  * "removed after a data deletion request" PNG, the uploaded bytes are deleted, original gets the

@@ -7,7 +7,7 @@ import { presentRecord } from '../records/index.ts'
 import { memberOf, presentMember } from '../team/index.ts'
 import type { CaseItemRow, CaseReviewRow, CaseRow } from './rows.ts'
 
-/** FACTS.md "Wire details": an expanded assignees relation of a case is a list object of its first 10. */
+/** docs/specification-notes.md "Wire details": an expanded assignees relation of a case is a list object of its first 10. */
 const ASSIGNEES_LIMIT = 10
 
 /** A case item; with expand=entity the record, one level (its own expandables stay collapsed). */

@@ -19,7 +19,7 @@ import {
   updateCase,
 } from './service.ts'
 
-/** FACTS.md: PATCH /cases/{id}/items takes at most 100 items, and its action list says limit 100. */
+/** docs/specification-notes.md "Cases": PATCH /cases/{id}/items takes at most 100 items, and its action list says limit 100. */
 const ACTION_LIMIT = 100
 
 /** Every case operation's find checks first that the team has cases (403 for a legacy team). */

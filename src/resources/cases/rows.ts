@@ -1,7 +1,7 @@
 import type { CaseStatusJson } from '../../contracts/generated.ts'
 import type { AssigneeRow } from '../assignees/index.ts'
 
-/** A record in a case (spec rules 4 to 6: only PATCH /cases/{id}/items puts it there). */
+/** A record in a case (rules 4 to 6 of docs/specification-notes.md "Rules of the service": only PATCH /cases/{id}/items puts it there). */
 export interface CaseItemRow {
   readonly id: number
   readonly record: number
@@ -9,7 +9,7 @@ export interface CaseItemRow {
   readonly updated_at: string
 }
 
-/** An optional grouping of one client's records with a reviewable status (spec, Case). */
+/** An optional grouping of one client's records with a reviewable status (docs/specification-notes.md "Cases"). */
 export interface CaseRow {
   readonly id: number
   readonly client: number
@@ -20,7 +20,7 @@ export interface CaseRow {
   readonly status_changed_at: string
   /** In the order they were added. */
   readonly items: readonly CaseItemRow[]
-  /** Set outside the API (FACTS.md: only GET /cases/{id}/assignees exists); the control API sets them. */
+  /** Set outside the API (docs/specification-notes.md "Cases": only GET /cases/{id}/assignees exists); the control API sets them. */
   readonly assignees: readonly AssigneeRow[]
   readonly created_by: number | null
   readonly created_at: string

@@ -1,4 +1,4 @@
-// Cases (spec, Cases; rules 4 to 7; FACTS.md "Cases"): a grouping of one client's records with a
+// Cases (rules 4 to 7 of docs/specification-notes.md "Rules of the service"; docs/specification-notes.md "Cases"): a grouping of one client's records with a
 // reviewable status. Every operation first checks that the team has cases (legacy teams: 403).
 import { canSee, emit, type RequestContext, type TeamContext } from '../../context.ts'
 import type { CaseCreateJson, CaseItemsUpdateJson, CasesListQuery, CaseStatusJson, CaseUpdateJson } from '../../contracts/generated.ts'
@@ -14,7 +14,7 @@ import type { CaseItemRow, CaseReviewRow, CaseRow } from './rows.ts'
 import type { Draft } from '../../store/table.ts'
 
 /**
- * Legacy teams have no cases (spec, Cases): 403 on every case operation, after authentication and
+ * Legacy teams have no cases (docs/specification-notes.md "Cases"): 403 on every case operation, after authentication and
  * before anything else (so before the 404 of an unknown id and before validation). Every case
  * operation's find calls it first.
  */
@@ -22,7 +22,7 @@ export function requireCases(ctx: TeamContext): void {
   if (!ctx.team.row.cases_enabled) throw forbidden('the team has no cases (a legacy team)')
 }
 
-/** FACTS.md "Wire details": the case items and case reviews operations say `Case not found.`, with a full stop. */
+/** docs/specification-notes.md "Wire details": the case items and case reviews operations say `Case not found.`, with a full stop. */
 export type CaseNotFound = 'Case not found' | 'Case not found.'
 
 /**
@@ -50,7 +50,7 @@ export function findCaseItem(ctx: RequestContext, params: { caseId: number; item
   return { row, item }
 }
 
-/** Events of a case: data.case and data.client (FACTS.md "Webhooks"); item events also name the record. */
+/** Events of a case: data.case and data.client (docs/specification-notes.md "Events"); item events also name the record. */
 function publishCase(ctx: TeamContext, type: string, row: CaseRow, record?: number): void {
   emit(ctx, type, record === undefined ? { case: row.id, client: row.client } : { case: row.id, client: row.client, record })
 }
@@ -68,7 +68,7 @@ function sortAccessors(ctx: RequestContext): SortAccessors<CaseRow, SortKey<Case
   }
 }
 
-/** GET /cases: every filter of the spec; an assigned-only member sees only the cases they are assigned to. */
+/** GET /cases: every filter of docs/specification-notes.md "Cases"; an assigned-only member sees only the cases they are assigned to. */
 export function listCases(ctx: RequestContext, query: CasesListQuery): CaseRow[] {
   const { status, visibility, created_by: createdBy, assigned_to: assignedTo, client, client_visibility: clientVisibility, reference, search } = query
   const onlyAssigned = seesOnlyAssigned(ctx.member.role)
@@ -106,8 +106,8 @@ export function caseCreateErrors(ctx: RequestContext, input: CaseCreateJson, pas
 }
 
 /**
- * POST /cases: a new case has no items and starts action_required (FACTS.md, Cases). Never
- * deduplicated (spec rule 7). An assigned-only creator is assigned to it. Emits case.created.
+ * POST /cases: a new case has no items and starts action_required (docs/specification-notes.md "Cases"). Never
+ * deduplicated (rule 7 of docs/specification-notes.md "Rules of the service"). An assigned-only creator is assigned to it. Emits case.created.
  */
 export function createCase(ctx: RequestContext, input: CaseCreateJson): CaseRow {
   requireCases(ctx)
@@ -160,7 +160,7 @@ export function caseReviews(ctx: RequestContext, row: CaseRow): CaseReviewRow[] 
 }
 
 /**
- * Sets a case's status (any status may follow any: spec, Transitions). A change moves
+ * Sets a case's status (any status may follow any: docs/specification-notes.md "States and transitions"). A change moves
  * status_changed_at and updated_at and emits case.status, plus case.approved / case.rejected.
  * Setting the status it already has changes nothing.
  */
@@ -202,7 +202,7 @@ export function caseItemsErrors(ctx: RequestContext, row: CaseRow, input: CaseIt
 }
 
 /**
- * PATCH /cases/{id}/items: merges records into the case (spec rules 4 to 6) and returns only the
+ * PATCH /cases/{id}/items: merges records into the case (rules 4 to 6 of docs/specification-notes.md "Rules of the service") and returns only the
  * new items. Each record must be a record of the case's client that the caller sees, otherwise a
  * 422 keyed by the entry (`0.id`) and nothing changes. The case status never changes. Each new
  * item emits case.item_added.
@@ -230,7 +230,7 @@ export function removeItem(ctx: RequestContext, row: CaseRow, item: CaseItemRow)
 }
 
 /**
- * Sets a case's assignees (outside the API: FACTS.md, Cases; used by the control API and the
+ * Sets a case's assignees (outside the API: docs/specification-notes.md "Cases"; used by the control API and the
  * seed). Assignees named again keep their assignee id; the others go. A user who is not a current
  * member of the team is a 422 keyed `<key>.<index>` and nothing changes. Returns only those added.
  */

@@ -15,8 +15,8 @@ export const checkAsFileSource: FileSourcePresenter = (ctx, source, baseUrl) => 
 /**
  * A check. record is the record id, or the record (its own expandables collapsed: expansion is one
  * level) with expand=record. response is null while there is none, true collapsed, with
- * expand=response a photo ID's response or check_response.other (FACTS.md "Lists, pagination,
- * expansion", "Records and steps").
+ * expand=response a photo ID's response or check_response.other (docs/specification-notes.md "Lists, pagination and expansion",
+ * docs/specification-notes.md "Checks and responses").
  */
 export function presentCheck(ctx: RequestContext, check: CheckRow, expand: Expand, baseUrl: string): CheckJson {
   return {

@@ -11,7 +11,7 @@ export function recordOf(ctx: RequestContext, check: CheckRow): RecordRow {
 
 /**
  * The caller's check: 404 Check not found when the team has none (another team's id included), 403
- * for an assigned-only member not assigned to its record (FACTS.md "Roles": a check is seen through
+ * for an assigned-only member not assigned to its record (docs/specification-notes.md "Roles": a check is seen through
  * its record).
  */
 export function getCheck(ctx: RequestContext, id: number): CheckRow {

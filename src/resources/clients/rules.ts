@@ -2,7 +2,7 @@ import type { RequestContext } from '../../context.ts'
 import { ownsTeam } from '../../kernel/roles.ts'
 
 /**
- * Spec, Clients rule 1 with FACTS.md "Roles": owners (the spec's "Admin users", and support acting
+ * docs/specification-notes.md "Roles": owners (the specification's "Admin users", and support acting
  * as one) may delete any client; members and assigned-only members only a client without records;
  * read-only members none. is_deletable tells the caller whether they may delete it.
  */

@@ -169,7 +169,7 @@ export function getClient(ctx: RequestContext, id: number): ClientRow {
 export const findClient = (ctx: RequestContext, params: { id: number } | { clientId: number }): ClientRow =>
   getClient(ctx, 'id' in params ? params.id : params.clientId)
 
-/** Spec rules 2 and 7: creating a client sends nothing, issues no record and never deduplicates. */
+/** Rules 2 and 7 of docs/specification-notes.md "Rules of the service": creating a client sends nothing, issues no record and never deduplicates. */
 export function createClient(ctx: RequestContext, input: ClientCreateJson): ClientRow {
   const now = ctx.clock.timestamp()
   const name = input.name as NameRow & Partial<NameRow>
@@ -204,7 +204,7 @@ export function createClient(ctx: RequestContext, input: ClientCreateJson): Clie
 }
 
 /**
- * The client's deletion_date was set, changed or removed (FACTS.md "Webhooks"):
+ * The client's deletion_date was set, changed or removed (docs/specification-notes.md "Events"):
  * client.deletion_reminder_updated or client.deletion_reminder_deleted, and the job that publishes
  * client.deletion_reminder_due when the mock's clock reaches the date; a date already reached
  * (today or earlier) is due at once.

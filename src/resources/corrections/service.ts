@@ -1,5 +1,5 @@
-// Name corrections a client proposes while completing a record (spec, Client correction; FACTS.md
-// "Wire details"). A pending one gives its record the status amendments (records/status.ts); the
+// Name corrections a client proposes while completing a record (docs/specification-notes.md "Corrections",
+// docs/specification-notes.md "Wire details"). A pending one gives its record the status amendments (records/status.ts); the
 // team accepts it (possibly modified: the name parts are written into the client's name) or
 // rejects it, once.
 import { canSee, emit, type RequestContext, type TeamContext } from '../../context.ts'
@@ -53,7 +53,7 @@ export interface ClientCorrection {
 
 /**
  * The client and correction of PATCH /clients/{clientId}/corrections/{correctionId}, with this
- * operation's own 404 bodies under the key message (FACTS.md "Wire details"); 403 for an
+ * operation's own 404 bodies under the key message (docs/specification-notes.md "Wire details"); 403 for an
  * assigned-only member not assigned to the client.
  */
 export function findCorrection(ctx: RequestContext, params: { clientId: number; correctionId: number }): ClientCorrection {

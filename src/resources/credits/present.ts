@@ -6,7 +6,7 @@ import type { CreditRow } from './rows.ts'
 
 /**
  * causer is {id, type}, or null when the service made the entry. With expand=causer only a check
- * causer expands, to the Check (FACTS.md, Credits), its own record and response collapsed
+ * causer expands, to the Check (docs/specification-notes.md "Credits"), its own record and response collapsed
  * (expansion is one level); a user causer stays {id, type}, and so does a check that no longer
  * exists (its client was deleted).
  */

@@ -4,7 +4,7 @@ export interface CreditRow {
   /** Positive for a top-up, negative for usage. */
   readonly credits: number
   readonly reason: string | null
-  /** null when the service itself made the entry (FACTS.md, Credits). */
+  /** null when the service itself made the entry (docs/specification-notes.md "Credits"). */
   readonly causer: Frozen<{ id: number; type: 'user' | 'check' } | null>
   readonly created_at: string
 }

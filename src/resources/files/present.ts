@@ -17,7 +17,7 @@ type SourceRef = FileRow['source']
 export type FileSourcePresenter = (ctx: RequestContext, source: SourceRef, baseUrl: string) => FileJson['source'] | undefined
 export type FileSourcePresenters = Record<'check' | 'record_document' | 'form', FileSourcePresenter>
 
-/** FACTS.md, Clients: a client document as the expanded source of its file. */
+/** docs/specification-notes.md "Clients": a client document as the expanded source of its file. */
 export function presentClientDocument(document: ClientDocumentRow): ClientDocumentJson {
   return {
     object: 'client_document' as const,
@@ -71,7 +71,7 @@ function expandCreatedBy(ctx: RequestContext, createdBy: FileRow['created_by']):
 /**
  * A file: object file in GET /files, client_file under a client. is_deletable says whether the
  * caller may delete it (the team's own uploads, never for a read-only member); redacted_at is its
- * attachment's (spec rule 2).
+ * attachment's (docs/specification-notes.md "Attachments and files").
  */
 export function presentFile<O extends 'file' | 'client_file'>(ctx: RequestContext, file: FileRow, object: O, expand: Expand, baseUrl: string, sources: FileSourcePresenters) {
   const attachment = ctx.team.attachments.get(file.attachment)

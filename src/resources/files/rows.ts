@@ -1,5 +1,6 @@
 import type { Frozen } from '../../kernel/frozen.ts'
-/** What a file came from (spec, File: source types). */
+
+/** What a file came from (docs/specification-notes.md "Attachments and files": source types). */
 export type FileSourceType = 'check' | 'client' | 'client_form' | 'form' | 'client_document' | 'record_document'
 
 /** The source_type filter of GET /clients/{id}/files: a check's type, or a document's kind. */
@@ -27,7 +28,7 @@ export interface FileRow {
   readonly updated_at: string
 }
 
-/** A requested client document (the template form of POST /clients/{id}/files, FACTS.md). */
+/** A requested client document (the template form of POST /clients/{id}/files, docs/specification-notes.md "Clients"). */
 export interface ClientDocumentRow {
   readonly id: number
   readonly client: number

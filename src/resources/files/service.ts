@@ -37,7 +37,7 @@ const sortAccessors: SortAccessors<FileRow, SortKey<FilesListQuery> | SortKey<Cl
   expires_at: (file) => file.expires_at,
 }
 
-/** GET /files: every client's files; an assigned-only member's, of the clients assigned to them (FACTS.md "Roles"). */
+/** GET /files: every client's files; an assigned-only member's, of the clients assigned to them (docs/specification-notes.md "Roles"). */
 export function listFiles(ctx: RequestContext, query: FilesListQuery): ListedRows<FileRow> {
   // Stored in id order, as the assigned-only member's part is: the default sort is then the rows as they are.
   if (seesOnlyAssigned(ctx.member.role)) {
@@ -78,7 +78,7 @@ export function clientFileErrors(ctx: RequestContext, input: FileCreateJson, pas
 }
 
 /**
- * POST /clients/{id}/files (FACTS.md, Clients): an attachment of the team that nothing holds yet
+ * POST /clients/{id}/files (docs/specification-notes.md "Clients"): an attachment of the team that nothing holds yet
  * becomes an internal file of the client, added by the caller; with template (a document
  * template), a requested client document made from it is the file's source. 422 keyed attachment
  * for an unknown or used attachment, keyed template for an unknown or disabled template.
@@ -116,7 +116,7 @@ export interface ClientFile {
   file: FileRow
 }
 
-/** The client and file a path names: the client first (404 Client not found, 403), then 404 File not found (FACTS.md). */
+/** The client and file a path names: the client first (404 Client not found, 403), then 404 File not found (docs/specification-notes.md "Status codes and bodies"). */
 export function findClientFile(ctx: RequestContext, params: { clientId: number; fileId: number }): ClientFile {
   const client = findClient(ctx, params)
   const file = ctx.team.files.get(params.fileId)
@@ -140,7 +140,8 @@ const EXTENSION = /\.[A-Za-z0-9]{1,5}$/
 
 /**
  * GET /clients/{clientId}/files/{fileId}/download: the stored bytes, streamed from disk, with their
- * type, under the file's name (the attachment's extension added when the name has none). FACTS.md:
+ * type, under the file's name (the attachment's extension added when the name has none).
+ * docs/specification-notes.md "Status codes and bodies":
  * 423 while the scan is pending (and, the mock's choice, when it ended in error or unsupported:
  * the file was never found clean), 410 when it found a virus.
  */

@@ -1,4 +1,4 @@
-// Form templates (spec, Form template; rules 3 and 4; FACTS.md "Forms and form templates"): forms
+// Form templates (docs/specification-notes.md "Forms and form templates"): forms
 // built in the team's library, addressed by reference. The contract checks each field's shape; the
 // rules that span fields (unique ids, the first field a section, what sections hold (sections nest), what show_if
 // names, which document template a field names) are checked here, each keyed by the failing
@@ -10,7 +10,7 @@ import { copyJson } from '../../kernel/frozen.ts'
 import { seesOnlyAssigned } from '../../kernel/roles.ts'
 import type { FormTemplateRow, TemplateField } from './rows.ts'
 
-/** Fields that take an answer (FACTS.md): only they have validation, and only they can show or hide another. */
+/** Fields that take an answer (docs/specification-notes.md "Forms and form templates"): only they have validation, and only they can show or hide another. */
 export const INPUT_TYPES: ReadonlySet<TemplateField['type']> = new Set(['text', 'textarea', 'radio', 'checkbox', 'document'])
 
 /** 404 {"error": "Form template not found"} for a reference the team does not have (another team's included). */
@@ -37,7 +37,7 @@ export function listFormTemplates(ctx: RequestContext, query: FormTemplatesListQ
 
 type Input = FormTemplateFieldInputJson
 
-/** validation is null or ["required"] (FACTS.md); [] and a missing one read as null. */
+/** validation is null or ["required"] (docs/specification-notes.md "Forms and form templates"); [] and a missing one read as null. */
 const validationOf = (input: Input): ['required'] | null => (input.validation?.length ? ['required'] : null)
 
 /** show_if is null or a non-empty mapping of field ids to values; {} and a missing one read as null. */
@@ -79,7 +79,7 @@ const optionsOf = (input: Input): readonly string[] | undefined =>
 
 /**
  * The rules across fields, each failing field named (fields.N...), and the fields kept: sections,
- * and the fields a section holds; the others are dropped (spec). Sections nest (FACTS.md): a
+ * and the fields a section holds; the others are dropped (docs/specification-notes.md "Forms and form templates"). Sections nest (docs/specification-notes.md "Forms and form templates"): a
  * section may hold another, but not itself nor one that holds it, and no field is in two sections.
  */
 function checkFields(ctx: TeamContext, inputs: readonly Input[]): { errors: ValidationErrors; kept: Input[] } {

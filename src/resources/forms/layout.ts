@@ -55,7 +55,7 @@ export function formSummary(ctx: RequestContext, form: FormRow): Block[] {
   ]
   if (form.description !== null) blocks.push(field('Description', form.description))
   if (form.instructions !== null) blocks.push({ kind: 'heading', text: 'Instructions' }, { kind: 'text', text: form.instructions })
-  // Sections nest (FACTS.md): a section another holds is laid out where it stands, under its own
+  // Sections nest (docs/specification-notes.md "Forms and form templates"): a section another holds is laid out where it stands, under its own
   // heading when it has a label; the sections no section holds start each part.
   const held = new Set(form.fields.flatMap((item) => (item.type === 'section' ? item.fields : [])))
   const laidOut = new Set<string>()

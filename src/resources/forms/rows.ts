@@ -4,7 +4,7 @@ import type { FormFieldJson } from '../../contracts/generated.ts'
 /** A form's field as stored and returned (contracts/schemas/form-field.json), read-only as a row's part. */
 export type FormField = Frozen<FormFieldJson>
 
-/** The fields of a form that take an answer: only they have validation, flag and value (FACTS.md). */
+/** The fields of a form that take an answer: only they have validation, flag and value (docs/specification-notes.md "Forms and form templates"). */
 export type AnswerField = Extract<FormField, { value: unknown }>
 
 /**

@@ -1,4 +1,4 @@
-// Forms (spec, Form; FACTS.md "Forms and form templates"): a client's copy of a form template with
+// Forms (docs/specification-notes.md "Forms and form templates"): a client's copy of a form template with
 // its answers. A record's form step makes a requested form when the record is created, and the
 // client fills it in when they submit the step (the lifecycle engine calls submitForm); the seed
 // gives some clients internal forms the team filled in. Listing and reading are in routes.ts.
@@ -77,12 +77,12 @@ export function createRecordForms(ctx: TeamContext, record: Draft<RecordRow>): F
   return made
 }
 
-/** A form event (FACTS.md "Webhooks"): data.form and data.client, and data.record for a record's form. */
+/** A form event (docs/specification-notes.md "Events"): data.form and data.client, and data.record for a record's form. */
 function publishForm(ctx: TeamContext, type: string, form: FormRow): void {
   emit(ctx, type, form.record === null ? { form: form.reference, client: form.client } : { form: form.reference, client: form.client, record: form.record })
 }
 
-/** form.sent for each form step of a new record, after record.created (FACTS.md "Webhooks"). */
+/** form.sent for each form step of a new record, after record.created (docs/specification-notes.md "Events"). */
 export function publishFormsSent(ctx: TeamContext, record: RecordRow): void {
   for (const step of record.steps) {
     const form = step.form === null ? undefined : ctx.team.formsByReference.get(step.form)
@@ -297,7 +297,7 @@ const formSorts = { created_at: (form: FormRow) => form.created_at, updated_at: 
 
 /**
  * GET /forms: the type filter, sorted by created_at (default) or updated_at, ties by id. An
- * assigned-only member sees the forms of the clients they are assigned to (FACTS.md "Roles").
+ * assigned-only member sees the forms of the clients they are assigned to (docs/specification-notes.md "Roles").
  */
 export function listForms(ctx: RequestContext, query: FormsListQuery): ListedRows<FormRow> {
   const wanted = (form: FormRow) => query.type === undefined || form.type === query.type

@@ -6,7 +6,7 @@ import type { Draft } from '../../store/table.ts'
 
 /**
  * PATCH /me. A new email waits for the user's confirmation through a message to the current
- * address, so the answer still shows the old one (spec); the password cannot be changed here.
+ * address, so the answer still shows the old one (docs/specification-notes.md "User and team"); the password cannot be changed here.
  */
 /** PATCH /me beyond its contract: an email of another user is taken (Laravel's unique rule), merged by the gate with the schema's errors. */
 export function updateMeErrors(ctx: RequestContext, update: UserUpdateJson, passed: (key: string) => boolean = everyKeyPassed): ValidationErrors {

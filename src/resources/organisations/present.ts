@@ -6,7 +6,7 @@ import { presentAddress, presentClient } from '../clients/index.ts'
 import type { OrganisationRow } from './rows.ts'
 import { organisationClients } from './service.ts'
 
-/** FACTS.md "Wire details": an expanded relation of an organisation shows its first 25. */
+/** docs/specification-notes.md "Wire details": an expanded relation of an organisation shows its first 25. */
 const RELATION_LIMIT = 25
 
 export function presentOrganisation(ctx: RequestContext, organisation: OrganisationRow, expand: Expand, baseUrl: string): OrganisationJson {

@@ -24,7 +24,7 @@ import {
 const organisation = { find: findOrganisation }
 const client = { find: findClient }
 
-/** FACTS.md: an add/replace answers its body's limit (at most 100 items), or 204 when nothing is new. */
+/** docs/specification-notes.md "Status codes and bodies": an add/replace answers its body's limit (at most 100 items), or 204 when nothing is new. */
 const ACTION_LIMIT = 100
 
 function joined(ctx: RequestContext, member: ClientRow, organisations: OrganisationRow[], baseUrl: string) {
@@ -50,7 +50,7 @@ export function organisationsRoutes(routes: AppRoutes): void {
     paginate(organisationClients(ctx, found), query, url, (row) => presentClient(ctx, row)),
   )
 
-  // A client's memberships are organisations, so their operations live here (spec, Clients rule 6).
+  // A client's memberships are organisations, so their operations live here (docs/specification-notes.md "Clients").
   routes.handle('clients.organisations.list', client, ({ ctx, found, query, url, expand, baseUrl }) =>
     paginate(clientOrganisations(ctx, found, query), query, url, (row) => presentOrganisation(ctx, row, expand, baseUrl)),
   )

@@ -17,7 +17,7 @@ const sortAccessors: SortAccessors<OrganisationRow, SortKey<OrganisationsListQue
   archived_at: (organisation) => organisation.archived_at,
 }
 
-/** Filters of GET /organisations (spec, Organisations): assignee is a user id, or true/false for any/none. */
+/** Filters of GET /organisations (docs/specification-notes.md "Organisations"): assignee is a user id, or true/false for any/none. */
 export function listOrganisations(ctx: RequestContext, query: OrganisationsListQuery): OrganisationRow[] {
   const { search, assignee, visibility } = query
   const words = search ? searchWords(search) : []
@@ -61,7 +61,7 @@ function changedFields(organisation: OrganisationRow, input: OrganisationCreateJ
   return Object.fromEntries(Object.entries(next).filter(([field, value]) => JSON.stringify(organisation[field as keyof OrganisationRow]) !== JSON.stringify(value)))
 }
 
-/** The service does not deduplicate (spec rule 7). An assigned-only creator is assigned to it. */
+/** The service does not deduplicate (rule 7 of docs/specification-notes.md "Rules of the service"). An assigned-only creator is assigned to it. */
 export function createOrganisation(ctx: RequestContext, input: OrganisationCreateJson): OrganisationRow {
   const now = ctx.clock.timestamp()
   const organisation: OrganisationRow = {
@@ -88,7 +88,7 @@ export function updateOrganisation(ctx: RequestContext, organisation: Organisati
   return Object.keys(change).length === 0 ? organisation : ctx.team.organisations.update(organisation, { ...change, updated_at: ctx.clock.timestamp() })
 }
 
-/** An organisation's clients the caller can see, the newest-created first (FACTS.md, Organisations). */
+/** An organisation's clients the caller can see, the newest-created first (docs/specification-notes.md "Organisations"). */
 export function organisationClients(ctx: RequestContext, organisation: OrganisationRow): ClientRow[] {
   return organisation.clients
     .map((id) => ctx.team.clients.get(id))
@@ -98,7 +98,7 @@ export function organisationClients(ctx: RequestContext, organisation: Organisat
 
 /**
  * Archiving (the control API: the API has no archive operation) removes every client from the
- * organisation (spec rule 9); each client that left publishes client.organisations.
+ * organisation (rule 9 of docs/specification-notes.md "Rules of the service"); each client that left publishes client.organisations.
  */
 export function archiveOrganisation(ctx: TeamContext, organisation: OrganisationRow): void {
   if (organisation.archived_at !== null) return
@@ -113,7 +113,7 @@ export function unarchiveOrganisation(ctx: TeamContext, organisation: Organisati
   ctx.team.organisations.update(organisation, { archived_at: null, updated_at: ctx.clock.timestamp() })
 }
 
-// Client memberships: spec, Clients rule 6, and FACTS.md "Wire details".
+// Client memberships: docs/specification-notes.md "Clients" and docs/specification-notes.md "Wire details".
 
 /** The organisations a client belongs to (an organisation holds its clients' ids). */
 function organisationsOf(team: Team, clientId: number): OrganisationRow[] {

@@ -67,7 +67,7 @@ const STEP_LABELS: Partial<Record<StepTypeJson, string>> = {
   'check.watchlist': 'Watchlist check',
 }
 
-/** The record's steps as stored, with a check per check step; debits each paid step (FACTS.md). */
+/** The record's steps as stored, with a check per check step; debits each paid step (docs/specification-notes.md "Records and steps"). */
 function buildSteps(ctx: TeamContext, record: Draft<RecordRow>, prepared: readonly PreparedStep[], now: string): Array<Draft<StepRow>> {
   return prepared.map((input) => {
     const step: Draft<StepRow> = {
@@ -114,7 +114,7 @@ function buildSteps(ctx: TeamContext, record: Draft<RecordRow>, prepared: readon
 }
 
 /**
- * POST /records (spec rules 3, 4, 7): a request to the client, with its steps and checks, paid
+ * POST /records (rules 3, 4 and 7 of docs/specification-notes.md "Rules of the service"): a request to the client, with its steps and checks, paid
  * for up front. Nothing is created or debited when the team lacks the credits.
  */
 export function createRecord(ctx: RequestContext, input: RecordCreateJson): RecordRow {

@@ -8,7 +8,7 @@ import type { RecordDocumentRow } from '../records/index.ts'
 type NonEmpty<T> = [T, ...T[]]
 
 /**
- * null when the document has none yet (FACTS.md: an empty expandable is null, expanded or not);
+ * null when the document has none yet (docs/specification-notes.md "Lists, pagination and expansion": an empty expandable is null, expanded or not);
  * attachment ids collapsed; the attachments themselves with expand=attachments.
  */
 function presentAttachments(ctx: RequestContext, ids: readonly number[], expanded: boolean): NonEmpty<number> | NonEmpty<AttachmentJson> | null {

@@ -1,4 +1,4 @@
-// A record's documents (spec, Record document): one per document step, made with the record;
+// A record's documents (docs/specification-notes.md "Step reviews and record documents"): one per document step, made with the record;
 // a transfer that requires a return gets the client's returned document when they complete it.
 // Record creation and the lifecycle engine call these; GET /records/{id}/documents lists them.
 // Every attachment a document holds is also a file of the client (src/resources/files), so the
@@ -13,7 +13,7 @@ const DOCUMENT_STEPS: ReadonlySet<StepRow['type']> = new Set(['document.request'
 
 const text = (value: unknown): string | null => (typeof value === 'string' ? value : null)
 
-/** The transfer settings a document.transfer step returns (FACTS.md): the booleans default to false. */
+/** The transfer settings a document.transfer step returns (docs/specification-notes.md "Step types, preferences and costs"): the booleans default to false. */
 function transferConfig(preferences: Record<string, unknown>) {
   return {
     require_return: preferences.require_return === true,
@@ -50,7 +50,7 @@ function documentFor(ctx: TeamContext, record: RecordRow, step: StepRow, now: st
       config: { instructions: text(preferences.instructions) ?? '' },
     }
   }
-  // A transfer is {name, attachment} or {template} (FACTS.md): the team's file goes to the client.
+  // A transfer is {name, attachment} or {template} (docs/specification-notes.md "Step types, preferences and costs"): the team's file goes to the client.
   const attachment = preferences.attachment
   const attachments = source ? source.attachments : typeof attachment === 'number' ? [attachment] : []
   return {

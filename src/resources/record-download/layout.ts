@@ -34,7 +34,7 @@ function latestReview(ctx: RequestContext, step: StepRow): StepReviewRow | undef
   return reviews.reduce<StepReviewRow | undefined>((latest, review) => (latest === undefined || review.created_at >= latest.created_at ? review : latest), undefined)
 }
 
-/** The check's status and, for a photo ID check with a response, the result it states: the API shows no other check's result (FACTS.md). */
+/** The check's status and, for a photo ID check with a response, the result it states: the API shows no other check's result (docs/specification-notes.md "Checks and responses"). */
 function checkLine(check: CheckRow): string {
   const { outcome } = check
   const result = check.type === 'photo_id' && check.response !== null && outcome !== null && hasResponse(outcome) ? `, result ${photoIdResult(outcome)}` : ''

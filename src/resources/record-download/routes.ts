@@ -1,4 +1,4 @@
-// GET /records/{id}/download: the record as a PDF (FACTS.md "Methods and paths").
+// GET /records/{id}/download: the record as a PDF (docs/specification-notes.md "Downloads and SDK tokens").
 import { canSee, type AppRoutes, type RequestContext } from '../../context.ts'
 import type { Binary } from '../../contracts/binary.ts'
 import { forbidden, NOT_ASSIGNED, routeNotFound } from '../../kernel/errors.ts'
@@ -8,7 +8,7 @@ import { MOCK_FOOTER, renderPdfLazily } from './render.ts'
 
 /**
  * The record to download. Unlike GET /records/{id}, an unknown record (another team's included) is
- * the generic 404 {"error": "Not Found."} (FACTS.md, Wire details); an assigned-only member not
+ * the generic 404 {"error": "Not Found."} (docs/specification-notes.md "Wire details"); an assigned-only member not
  * assigned to it gets 403.
  */
 function findDownload(ctx: RequestContext, params: { id: number }): RecordRow {

@@ -12,7 +12,7 @@ export function hasResponse(outcome: Outcome): outcome is Exclude<Outcome, 'fail
 /**
  * The result a photo ID response states for an outcome that has a response (refer reads as
  * consider: the check's status is what says refer). Only photo ID's response states a result
- * (FACTS.md "Records and steps").
+ * (docs/specification-notes.md "Checks and responses").
  */
 export function photoIdResult(outcome: Exclude<Outcome, 'failed' | 'paused'>): Extract<CheckResponsePhotoIdJson['result'], 'clear' | 'consider' | 'rejected'> {
   return outcome === 'clear' ? 'clear' : outcome === 'rejected' ? 'rejected' : 'consider'

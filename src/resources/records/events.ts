@@ -1,4 +1,4 @@
-// The events a record publishes when it changes (FACTS.md "Webhooks"), in one place for the API,
+// The events a record publishes when it changes (docs/specification-notes.md "Events"), in one place for the API,
 // the lifecycle engine and the control API alike.
 import { emit, type TeamContext } from '../../context.ts'
 import type { RecordRow } from './rows.ts'

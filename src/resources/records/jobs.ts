@@ -8,7 +8,7 @@ export const RECORD_JOBS = {
   expiry: 'record.expiry',
 } as const
 
-/** Spec: a reminder email every 2 days until all steps are complete, or the record expires or is archived. */
+/** docs/specification-notes.md "Records and steps": a reminder email every 2 days until all steps are complete, or the record expires or is archived. */
 export const REMINDER_INTERVAL_MS = 2 * 86_400_000
 
 export function scheduleExpiry(ctx: TeamContext, record: RecordRow): void {

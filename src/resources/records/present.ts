@@ -10,7 +10,7 @@ export function performUrl(baseUrl: string, record: RecordRow): string {
   return `${baseUrl.slice(0, baseUrl.indexOf('/', baseUrl.indexOf('//') + 2))}/perform/${record.perform_token}`
 }
 
-/** A step as a record embeds it: every expandable collapsed (expansion is one level, FACTS.md). */
+/** A step as a record embeds it: every expandable collapsed (expansion is one level: docs/specification-notes.md "Lists, pagination and expansion"). */
 export function presentStep(step: StepRow): StepJson {
   return {
     object: 'step' as const,

@@ -34,7 +34,7 @@ export interface RecordRow {
   readonly id: number
   readonly client: number
   readonly created_by: number | null
-  /** Snapshots of the client's at creation (FACTS.md). */
+  /** Snapshots of the client's at creation (docs/specification-notes.md "Records and steps"). */
   readonly email: string
   readonly name: NameRow
   readonly reference: string | null

@@ -91,7 +91,7 @@ export function listRecords(ctx: RequestContext, query: RecordsListQuery, rows?:
   return sorted(part.records.filter(part.status ? wanted : passes), part.inOrder)
 }
 
-/** FACTS.md: an expired_at date-time lies within 10 days from now. */
+/** docs/specification-notes.md "Records and steps": an expired_at date-time lies within 10 days from now. */
 const EXPIRY_WINDOW_DAYS = 10
 
 /** PATCH /records/{id} beyond its contract: an expired_at date-time within the window, merged by the gate with the schema's errors. */

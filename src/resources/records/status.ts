@@ -1,5 +1,5 @@
 // A record's status and whether its client can still act on it, derived in this one place from
-// its steps, checks, expiry, review and amendments (FACTS.md "Records and steps"); never stored.
+// its steps, checks, expiry, review and amendments (docs/specification-notes.md "Records and steps"); never stored.
 import type { RecordStatusJson } from '../../contracts/generated.ts'
 import type { Team } from '../../store/world.ts'
 import type { CheckRow, RecordRow } from './rows.ts'
@@ -47,7 +47,7 @@ export function isOpen(record: RecordRow, now: string): boolean {
 }
 
 /**
- * The record reached an end (FACTS.md: record.finished): every step done with every check
+ * The record reached an end (docs/specification-notes.md "Events": record.finished): every step done with every check
  * returned, or expired with steps left. Review and amendments do not matter here.
  */
 export function isFinished(team: Team, record: RecordRow, now: string): boolean {

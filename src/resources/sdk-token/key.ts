@@ -6,7 +6,7 @@ import type { Store } from '../../store/world.ts'
 export const SDK_TOKEN_ALG = SIGNING_ALG
 export const SDK_TOKEN_ISSUER = 'ivs-mock'
 export const SDK_TOKEN_AUDIENCE = 'ivs-mock-sdk'
-/** A token is valid for 60 minutes of the mock's clock (FACTS.md "Records and steps"). */
+/** A token is valid for 60 minutes of the mock's clock (docs/specification-notes.md "Downloads and SDK tokens"). */
 export const SDK_TOKEN_LIFETIME_SECONDS = 3600
 
 export const deriveSdkTokenKey = seededSigningKeys('ivs-mock sdk_token')

@@ -1,5 +1,5 @@
 // POST /sdk_token: a JWT scoped to one record, valid for 60 minutes of the mock's clock
-// (FACTS.md "Records and steps"), signed with the world's key (key.ts).
+// (docs/specification-notes.md "Downloads and SDK tokens"), signed with the world's key (key.ts).
 import { canSee, type RequestContext } from '../../context.ts'
 import { invalid } from '../../kernel/errors.ts'
 import type { RecordRow } from '../records/index.ts'

@@ -1,4 +1,4 @@
-// Reviews of a record's steps (spec, Step review and Transitions): any review status may follow
+// Reviews of a record's steps (docs/specification-notes.md "Step reviews and record documents"): any review status may follow
 // any other, on any step whatever its check's state ("none shown"); each review stores the step's
 // status before it and who made it, and becomes the step's latest review.
 import type { RequestContext } from '../../context.ts'
@@ -16,7 +16,7 @@ export interface RecordStep {
 /**
  * The record and step a path names ({recordId}, {stepId}): the record's 404 (or 403 for an
  * assigned-only member not assigned to it), then 404 Record step not found for a step that is
- * not one of that record's (FACTS.md "Status codes and bodies").
+ * not one of that record's (docs/specification-notes.md "Status codes and bodies").
  */
 export function findRecordStep(ctx: RequestContext, params: { recordId: number; stepId: number }): RecordStep {
   const record = getRecord(ctx, params.recordId)

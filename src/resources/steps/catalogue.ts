@@ -1,6 +1,6 @@
-// The step types a record can have, with what each costs (FACTS.md "Records and steps"). The
-// costs FACTS.md gives: identity [1], photo ID [1, 2, 3, 4], watchlist [2, 3, 4], document steps
-// and forms 0. The others are the mock's choice (docs/behaviour-notes.md), in the same range.
+// The step types a record can have, with what each costs (docs/specification-notes.md "Step types, preferences and costs"). The
+// costs docs/specification-notes.md "Step types, preferences and costs" gives: identity [1], photo ID [1, 2, 3, 4], watchlist [2, 3, 4], document steps
+// and forms 0. The others are the mock's choice (docs/behaviour-notes.md "Steps and costs"), in the same range.
 import type { StepTypeJson } from '../../contracts/generated.ts'
 import type { PreferencesOf } from './preferences.ts'
 
@@ -10,7 +10,7 @@ export interface AvailableStep {
   costs: readonly [number, ...number[]]
 }
 
-/** Every step type, in FACTS.md's order, as GET /steps lists them. */
+/** Every step type, in the order of docs/specification-notes.md "Step types, preferences and costs", as GET /steps lists them. */
 export const STEP_CATALOGUE: readonly AvailableStep[] = [
   // A credit report from a credit reference agency: one price.
   { type: 'check.credit', costs: [2] },

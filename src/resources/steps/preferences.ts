@@ -1,5 +1,5 @@
 // A step's preferences as stored and returned: what the request gave, completed with the defaults
-// of FACTS.md "Records and steps" and the contracts (the `default` of each field in
+// of docs/specification-notes.md "Step types, preferences and costs" and the contracts (the `default` of each field in
 // step-input.json; a test keeps the two in step), in the shape step.json gives each type. Fields
 // a type does not have are dropped; the open types keep what they were given.
 import type {
@@ -80,7 +80,7 @@ const completers: Completers = {
       region: value(given, 'region'),
       ...(type !== undefined && { type }),
       enable_payment: or(given, 'enable_payment', false),
-      // Deprecated and read-only (FACTS.md): England standard and enhanced checks always carry it, false.
+      // Deprecated and read-only (docs/specification-notes.md "Step types, preferences and costs"): England standard and enhanced checks always carry it, false.
       ...(given.region === 'england' && (type === 'standard' || type === 'enhanced') && { free_volunteer: false as const }),
     }
   },

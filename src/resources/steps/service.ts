@@ -31,7 +31,7 @@ interface Resolved {
   document?: PreparedStep['document']
 }
 
-/** Laravel's exists rule: "The selected template is invalid." (docs/behaviour-notes.md: a nested key names its last part). */
+/** Laravel's exists rule: "The selected template is invalid." (docs/behaviour-notes.md "Libraries": a nested key names its last part). */
 const notInLibrary = (key: string) => [`The selected ${attributeName(key)} is invalid.`]
 
 function resolve(library: StepLibrary, step: StepInput, given: GivenPreferences, at: string, errors: ValidationErrors): Resolved {

@@ -1,7 +1,7 @@
 import type { TeamJson, TeamMemberJson } from '../../contracts/generated.ts'
 import type { MemberRow, TeamRow, UserRow } from '../../store/identity.ts'
 
-/** identifier is on the current-team answer only, not in the list of the user's teams (spec). */
+/** identifier is on the current-team answer only, not in the list of the user's teams (docs/specification-notes.md "User and team"). */
 export function presentTeam(team: TeamRow, options: { identifier: boolean }): TeamJson {
   return {
     object: 'team' as const,

@@ -14,7 +14,7 @@ function ownTeamOnly(ctx: RequestContext, params: { teamId: number }): void {
 export function teamRoutes(routes: AppRoutes): void {
   routes.handle('team.get', ({ ctx }) => presentTeam(ctx.team.row, { identifier: true }))
 
-  // Only owners (and support acting as one) change the team (FACTS.md "Roles").
+  // Only owners (and support acting as one) change the team (docs/specification-notes.md "Roles").
   routes.handle('team.update', { authorize: isOwner }, ({ ctx, body }) => presentTeam(updateTeam(ctx, body), { identifier: true }))
 
   routes.handle('team.me.get', ({ ctx }) => presentMember(ctx.member, ctx.user))

@@ -4,7 +4,7 @@ import type { RecordTemplateRow } from '../records/index.ts'
 /** A template always has a step, and assignees only when it has some. */
 type Presets = RecordTemplateJson['presets']
 
-/** A record template as the library lists it; presets.assignees is left out when it has none (FACTS.md). */
+/** A record template as the library lists it; presets.assignees is left out when it has none (docs/specification-notes.md "Library templates"). */
 export function presentRecordTemplate(template: RecordTemplateRow): RecordTemplateJson {
   return {
     object: 'record_template' as const,

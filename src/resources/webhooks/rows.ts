@@ -11,7 +11,7 @@ export interface WebhookRow {
   /** Subscribed event names and wildcards (*, <category>.*). */
   readonly events: Frozen<WebhookJson['events']>
   readonly is_enabled: boolean
-  /** Payloads in a row that exhausted every attempt; 10 disable the webhook, one success resets it (FACTS.md). */
+  /** Payloads in a row that exhausted every attempt; 10 disable the webhook, one success resets it (docs/specification-notes.md "Webhooks"). */
   readonly failures: number
   readonly created_at: string
   readonly updated_at: string

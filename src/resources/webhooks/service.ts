@@ -6,7 +6,7 @@ import type { Team } from '../../store/world.ts'
 import type { WebhookDeliveryRow, WebhookRow } from './rows.ts'
 import type { Draft } from '../../store/table.ts'
 
-/** How long the delivery log keeps a delivery, on the mock's clock (FACTS.md). */
+/** How long the delivery log keeps a delivery, on the mock's clock (docs/specification-notes.md "Webhooks"). */
 export const DELIVERY_RETENTION_MS = 90 * 24 * 60 * 60 * 1000
 
 /**
@@ -45,7 +45,7 @@ export function listWebhooks(ctx: RequestContext, query: WebhooksListQuery): rea
   return enabled === undefined ? ctx.team.webhooks.all() : ctx.team.webhooks.filter((webhook) => webhook.is_enabled === enabled)
 }
 
-/** The service makes the secret: 64 lowercase hexadecimal characters (spec). A webhook created enabled gets a ping. */
+/** The service makes the secret: 64 lowercase hexadecimal characters (docs/specification-notes.md "Webhooks"). A webhook created enabled gets a ping. */
 export function createWebhook(ctx: RequestContext, input: WebhookCreateJson): WebhookRow {
   const now = ctx.clock.timestamp()
   const webhook: WebhookRow = {
@@ -66,7 +66,7 @@ export function createWebhook(ctx: RequestContext, input: WebhookCreateJson): We
 
 /**
  * PATCH: what the body names changes. is_enabled true re-enables a disabled webhook, resets its
- * failure tally and sends it a ping (FACTS.md); is_enabled false stops its deliveries.
+ * failure tally and sends it a ping (docs/specification-notes.md "Webhooks"); is_enabled false stops its deliveries.
  */
 export function updateWebhook(ctx: RequestContext, webhook: WebhookRow, input: WebhookUpdateJson): WebhookRow {
   const wasEnabled = webhook.is_enabled

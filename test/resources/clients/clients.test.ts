@@ -82,7 +82,7 @@ const clientEvent = (team: NewTeam, type: string, client: number, occurredAt = N
   subjects: { client },
 })
 
-/** Spec, Address: the allowed country codes. */
+/** docs/specification-notes.md "Clients": the allowed country codes. */
 const SPEC_COUNTRIES = `AF AX AL DZ AS AD AO AI AG AR AM AW AU AT AZ BS BH BD BB BY BE BZ BJ BM BT BO BA BW BV BR IO BN BG BF BI KH CA CV
   KY CF TD CL CN CX CC CO KM CG CD CK CR HR CU CW CY CZ CI DK DJ DM DO EC EG SV GQ ER EE ET FK FO FJ FI FR GF PF TF GA GM GE DE GH GI GR GL
   GD GP GU GT GG GN GW GY HT HM VA HN HK HU IS IN ID IR IQ IE IM IL IT JM JP JE JO KZ KE KI KP XK KW KG LA LV LB LS LR LY LI LT LU MO MK MG
@@ -193,7 +193,7 @@ describe('POST /clients', () => {
     })
   })
 
-  it('never deduplicates: the same person twice is two clients, and no record is issued (spec rules 2 and 7)', async () => {
+  it('never deduplicates: the same person twice is two clients, and no record is issued (rules 2 and 7 of docs/specification-notes.md "Rules of the service")', async () => {
     const { mock, ...team } = setup()
     const first = await createClient(team.api(), ANN)
     const second = await createClient(team.api(), ANN)
@@ -291,10 +291,10 @@ describe('POST /clients', () => {
         { 'name.first_name': ['The first name field is required.'], 'name.last_name': ['The last name field is required.'] },
       ))
 
-    it.each([null, ''])('refuses a status of %j: a body status is one of the three values (FACTS.md, Clients)', (status) =>
+    it.each([null, ''])('refuses a status of %j: a body status is one of the three values (docs/specification-notes.md "Clients")', (status) =>
       rejects({ ...ANN, status }, { status: ['The selected status is invalid.'] }))
 
-    it('refuses an other_title over 20 characters (FACTS.md, Clients)', () =>
+    it('refuses an other_title over 20 characters (docs/specification-notes.md "Clients")', () =>
       rejects(
         { ...ANN, name: { ...ANN.name, title: 'other', other_title: 'x'.repeat(21) } },
         { 'name.other_title': ['The other title field must not be greater than 20 characters.'] },
@@ -538,7 +538,7 @@ describe('PATCH /clients/{id}', () => {
     }
   })
 
-  it('never sets the status back to null: a body status is one of the three values (FACTS.md, Clients)', async () => {
+  it('never sets the status back to null: a body status is one of the three values (docs/specification-notes.md "Clients")', async () => {
     const { mock, ...team } = setup()
     const client = await createClient(team.api(), { ...ANN, status: 'approved' })
     const mark = mock.events.length
@@ -692,7 +692,7 @@ describe('DELETE /clients/{id}', () => {
     expect(mock.events.at(-1)).toEqual(clientEvent(team, 'client.deleted', client.id))
   })
 
-  it('forbids a read-only member to delete any client (FACTS.md "Roles")', async () => {
+  it('forbids a read-only member to delete any client (docs/specification-notes.md "Roles")', async () => {
     const { mock, ...team } = setup()
     const client = await createClient(team.api())
     const mark = mock.events.length
@@ -703,7 +703,7 @@ describe('DELETE /clients/{id}', () => {
     expect(eventsSince(mock, mark)).toEqual([])
   })
 
-  it.each(['member', 'assigned-only'] as const)('forbids a %s to delete a client with records (spec, Clients rule 1)', async (role) => {
+  it.each(['member', 'assigned-only'] as const)('forbids a %s to delete a client with records (docs/specification-notes.md "Roles")', async (role) => {
     const { mock, ...team } = setup()
     const client = await createClient(team.api())
     await assign(team.api(), `/clients/${client.id}/assignees`, [team.users['assigned-only'].id])

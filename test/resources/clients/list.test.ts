@@ -195,7 +195,7 @@ describe('GET /clients on a fresh team', () => {
       expect(await ids(api, { assignee: 987_654 })).toEqual([])
     })
 
-    it('reference: exact, case-insensitive, not fuzzy (spec rule 8)', async () => {
+    it('reference: exact, case-insensitive, not fuzzy (rule 8 of docs/specification-notes.md "Rules of the service")', async () => {
       const mock = createTestMock()
       const team = mock.newTeam()
       const api = team.api()

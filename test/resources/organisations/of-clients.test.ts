@@ -1,5 +1,6 @@
 // A client's organisation memberships: GET, POST (add), PUT (replace) and DELETE on
-// /clients/{id}/organisations (spec, Clients rule 6; FACTS.md "Status codes and bodies" and "Wire details").
+// /clients/{id}/organisations (docs/specification-notes.md "Clients", docs/specification-notes.md "Status codes and bodies"
+// and docs/specification-notes.md "Wire details").
 import { describe, expect, it } from 'vitest'
 import type { ApiClient, RequestOptions } from '../../support/api.ts'
 import { at, createTestMock, NOW, type TestMock } from '../../support/mock.ts'
@@ -145,7 +146,7 @@ describe('GET /clients/{id}/organisations', () => {
       ['name', ['o2', 'o3', 'o1']],
       ['created_at', ['o1', 'o2', 'o3']],
       ['updated_at', ['o2', 'o3', 'o1']],
-      // Spec rule 9: a client is never in an archived organisation, so all are null: id order.
+      // Rule 9 of docs/specification-notes.md "Rules of the service": a client is never in an archived organisation, so all are null: id order.
       ['archived_at', ['o1', 'o2', 'o3']],
     ] as const)('sort_by=%s, ascending by default and with order_by=asc, reversed with desc', async (sortBy, order) => {
       const w = await world()
@@ -155,7 +156,7 @@ describe('GET /clients/{id}/organisations', () => {
       expect(await memberships(w.api, w.client, { sort_by: sortBy, order_by: 'desc' })).toEqual([...expected].reverse())
     })
 
-    it('does not offer sort_by=reference (spec: name, created_at, updated_at, archived_at)', async () => {
+    it('does not offer sort_by=reference (the specification lists name, created_at, updated_at, archived_at)', async () => {
       const w = await world()
       const res = await w.api.get(`/clients/${w.client}/organisations`, { sort_by: 'reference' })
       expect(res.status).toBe(422)
@@ -379,7 +380,7 @@ describe('POST /clients/{id}/organisations (add)', () => {
       expect(eventsSince(mock, mark)).toEqual([])
     }
 
-    it('[] is "At least one organisation is required" (FACTS.md)', () => rejects(() => [], { errors: ['At least one organisation is required'] }))
+    it('[] is "At least one organisation is required" (docs/specification-notes.md "Wire details")', () => rejects(() => [], { errors: ['At least one organisation is required'] }))
 
     it('101 ids are too many', () =>
       rejects(({ a }) => Array.from({ length: 101 }, () => a), { errors: ['The request body must not have more than 100 items.'] }))

@@ -70,7 +70,7 @@ const EMPTY_ADDRESS = {
   country: null,
 }
 
-/** Spec, Organisation: the allowed jurisdiction codes. */
+/** docs/specification-notes.md "Organisations": the allowed jurisdiction codes. */
 const SPEC_JURISDICTIONS = `ae_az us_al us_ak al us_az us_ar aw au bs bh bd bb by be bz bm bo br bg us_ca kh ca us_co us_ct hr cw cy us_de dk
   us_dc do ae_du fi us_fl fr gf us_ga de gi gr gl gp gg us_hi hk is us_id in us_in us_ia ir ie im il jm jp je us_ks us_ky lv li us_la lu us_me
   my mt mq us_md us_ma mu yt mx us_mi us_mn us_ms us_mo md us_mt me mm us_ne nl us_nv ca_nb us_nh us_nj us_nm us_ny nz ca_nl us_nc us_nd no
@@ -96,7 +96,7 @@ function memberJson(team: NewTeam, role: Role) {
   return { object: 'team_member', id: user.id, name: user.name, email: user.email, role }
 }
 
-/** Archives an organisation through the control API (the API has no archive operation: FACTS.md). */
+/** Archives an organisation through the control API (the API has no archive operation: docs/specification-notes.md "Organisations"). */
 async function archive(mock: TestMock, id: number) {
   const res = await mock.control.post(`/organisations/${id}/archive`)
   expect(res.status, res.text).toBe(204)
@@ -175,7 +175,7 @@ describe('POST /organisations', () => {
     expect(res.body).toEqual(orgJson(res.body.id, { created_at: at(5), updated_at: at(5) }))
   })
 
-  it('never deduplicates: the same organisation twice is two organisations (spec rule 7)', async () => {
+  it('never deduplicates: the same organisation twice is two organisations (rule 7 of docs/specification-notes.md "Rules of the service")', async () => {
     const { api } = setup()
     const first = await create(api(), { ...LEE, company_number: '01234567', jurisdiction: 'gb' })
     const second = await create(api(), { ...LEE, company_number: '01234567', jurisdiction: 'gb' })
@@ -234,7 +234,7 @@ describe('POST /organisations', () => {
     expect(assignees.body.data.map((row: { team_member: { id: number } }) => row.team_member)).toEqual([memberJson(team, 'assigned-only')])
   })
 
-  it('forbids a read-only member to create an organisation (FACTS.md "Roles") and creates nothing', async () => {
+  it('forbids a read-only member to create an organisation (docs/specification-notes.md "Roles") and creates nothing', async () => {
     const { mock, api, team } = setup()
     const res = await api('read-only').post('/organisations', LEE)
     expect(res.status).toBe(403)
@@ -271,7 +271,7 @@ describe('POST /organisations', () => {
       ['blank', { name: '  \t ' }],
     ])('requires a name (%s)', (_, body) => rejects(body, { name: ['The name field is required.'] }))
 
-    it('limits name, company_number and reference to 255 characters (spec, Limits)', () =>
+    it('limits name, company_number and reference to 255 characters (docs/specification-notes.md "Limits")', () =>
       rejects(
         { name: 'n'.repeat(256), company_number: 'c'.repeat(256), jurisdiction: 'gb', reference: 'r'.repeat(256) },
         {
@@ -294,7 +294,7 @@ describe('POST /organisations', () => {
       ['missing', {}],
       ['null', { jurisdiction: null }],
       ['empty', { jurisdiction: '' }],
-    ])('requires jurisdiction when company_number is given (jurisdiction %s; FACTS.md, Organisations)', (_, extra) =>
+    ])('requires jurisdiction when company_number is given (jurisdiction %s; docs/specification-notes.md "Organisations")', (_, extra) =>
       rejects({ ...LEE, company_number: '01234567', ...extra }, { jurisdiction: ['The jurisdiction field is required when company number is present.'] }))
 
     it.each([null, '', '  '])('does not require jurisdiction when company_number is %j', async (company_number) => {
@@ -413,7 +413,7 @@ describe('GET /organisations/{id}', () => {
   })
 })
 
-describe('relations: assignees and clients (FACTS.md "Wire details")', () => {
+describe('relations: assignees and clients (docs/specification-notes.md "Wire details")', () => {
   it('collapsed, shows the assignee user ids and client ids, the newest-created client first', async () => {
     const { mock, ...team } = setup()
     const api = team.api()
@@ -985,7 +985,7 @@ describe('PATCH /organisations/{id}', () => {
     expect(res.body).toEqual(orgJson(organisation.id, { updated_at: at(1) }))
   })
 
-  it('replaces the whole address when one is given, and removes it with null (FACTS.md, Organisations)', async () => {
+  it('replaces the whole address when one is given, and removes it with null (docs/specification-notes.md "Organisations")', async () => {
     const { mock, api } = setup()
     const organisation = await create(api(), FULL)
     mock.clock.advance(MINUTE)
@@ -1031,7 +1031,7 @@ describe('PATCH /organisations/{id}', () => {
     expect(mock.events).toEqual([])
   })
 
-  it('has no is_archived: it is ignored as an unknown field (FACTS.md: no archive operation in the API)', async () => {
+  it('has no is_archived: it is ignored as an unknown field (docs/specification-notes.md "Organisations": no archive operation in the API)', async () => {
     const { mock, api } = setup()
     const organisation = await create(api())
     mock.clock.advance(MINUTE)
@@ -1147,7 +1147,7 @@ describe('PATCH /organisations/{id}', () => {
 })
 
 describe('GET /organisations/{id}/clients', () => {
-  it('lists the clients, the newest-created first, exactly as GET /clients/{id} shows them (FACTS.md)', async () => {
+  it('lists the clients, the newest-created first, exactly as GET /clients/{id} shows them (docs/specification-notes.md "Organisations")', async () => {
     const { mock, api } = setup()
     const first = await createClient(api(), 'First', 'Created')
     mock.clock.advance(MINUTE)
@@ -1276,7 +1276,7 @@ describe('the seeded teams', () => {
     for (const organisation of data) expect((await api.get(`/organisations/${organisation.id}`)).body).toEqual(organisation)
     const createdAt = data.map((organisation) => organisation.created_at as string)
     expect(createdAt).toEqual([...createdAt].sort())
-    // Spec rule 9: an archived organisation has no clients.
+    // Rule 9 of docs/specification-notes.md "Rules of the service": an archived organisation has no clients.
     for (const organisation of data.filter((o) => o.archived_at !== null)) expect(organisation.clients).toBeNull()
     const expanded = await api.get('/organisations', { limit: 100, expand: 'assignees,clients' })
     expect(expanded.status).toBe(200)
@@ -1294,7 +1294,7 @@ describe('the seeded teams', () => {
     }
     expect(all.some((o) => o.address !== null)).toBe(true)
     expect(all.some((o) => o.address === null)).toBe(true)
-    // FACTS.md, Organisations: a company number comes with its jurisdiction.
+    // docs/specification-notes.md "Organisations": a company number comes with its jurisdiction.
     for (const organisation of all.filter((o) => o.company_number !== null)) expect(organisation.jurisdiction, organisation.name).not.toBeNull()
     expect(all.some((o) => o.clients !== null)).toBe(true)
     const archived = all.filter((o) => o.archived_at !== null)
