@@ -17,9 +17,9 @@ import type { Draft } from '../store/table.ts'
 import { deletionReminderDue } from '../resources/clients/index.ts'
 import { submitForm, type FormAnswers } from '../resources/forms/index.ts'
 import { completeRecordDocument } from '../resources/record-documents/index.ts'
-import { hasResponse, isExpired, isOpen, recordChanged, REMINDER_INTERVAL_MS, settleFinished, stopReminders, updateStep, type CheckResponseRecipe, type CheckRow, type Outcome, type PhotoIdCapture, type RecordRow, type StepRow } from '../resources/records/index.ts'
+import { isExpired, isOpen, publishRecordUpdated, REMINDER_INTERVAL_MS, settleFinished, stopReminders, updateStep, type RecordRow, type StepRow } from '../resources/records/index.ts'
+import { hasResponse, photoIdMedia, withCapture, type CheckResponseRecipe, type CheckRow, type Outcome, type PhotoIdCapture } from '../resources/checks/index.ts'
 import { OUTCOME_STATUS, outcomeFor } from './outcomes.ts'
-import { photoIdMedia, withCapture } from './photo-id.ts'
 import { finishScan } from './scans.ts'
 import { JOBS } from './schedule.ts'
 
@@ -46,7 +46,7 @@ export function submitStep(ctx: TeamContext, record: RecordRow, step: StepRow, s
   // The answers are checked before anything changes.
   if (step.form !== null) submitForm(ctx, record, step, submission.answers)
   const now = ctx.clock.timestamp()
-  updateStep(ctx.team, record, step, { completed_at: now })
+  updateStep(ctx, record, step, { completed_at: now })
   if (step.document !== null) completeRecordDocument(ctx, record, step, submission.uploads)
   const check = step.check === null ? undefined : ctx.team.checks.get(step.check)
   if (!check) return
@@ -78,7 +78,7 @@ export function completeRecord(ctx: TeamContext, record: RecordRow, submissions:
   assertOpen(ctx, record)
   for (const step of record.steps) submitStep(ctx, record, step, submissions.get(step.id))
   stopReminders(ctx, record)
-  recordChanged(ctx, record)
+  publishRecordUpdated(ctx, record)
 }
 
 /**
@@ -91,7 +91,7 @@ export function completeStep(ctx: TeamContext, record: RecordRow, step: StepRow,
   if (step.completed_at !== null) throw invalidBody('The step is already complete.')
   submitStep(ctx, record, step, submission)
   if (!isOpen(record, ctx.clock.timestamp())) stopReminders(ctx, record)
-  recordChanged(ctx, record)
+  publishRecordUpdated(ctx, record)
 }
 
 /** The check's result is back: its status follows the outcome, and it gets a response (kept as its recipe: responses.ts). */
@@ -110,7 +110,7 @@ function returnResult(ctx: TeamContext, check: CheckRow): void {
     response = recipe
   }
   ctx.team.checks.update(check, { status: OUTCOME_STATUS[check.outcome], response, updated_at: at })
-  recordChanged(ctx, record)
+  publishRecordUpdated(ctx, record)
 }
 
 /** Recorded on the record (no email leaves the mock), then the next one planned. */

@@ -1,6 +1,7 @@
 // What a check returns, in the spirit of payment test cards: a forced outcome (control API), a
 // dummy step's state, or a magic tag in the client's email address; clear otherwise.
-import type { CheckRow, CheckStatus, Outcome, StepRow } from '../resources/records/index.ts'
+import type { StepRow } from '../resources/records/index.ts'
+import type { CheckRow, CheckStatus, Outcome } from '../resources/checks/index.ts'
 
 export const OUTCOMES: readonly Outcome[] = ['clear', 'consider', 'rejected', 'refer', 'failed', 'paused']
 

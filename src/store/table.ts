@@ -155,7 +155,7 @@ export class Table<T extends { readonly id: number }> implements Iterable<T> {
     const placeAgain = (row: O) => {
       for (const own of rowsOf(row)) for (const index of this.groups) index.update?.(own)
     }
-    other.index({ add: placeAgain, remove: placeAgain, update: placeAgain })
+    other.track({ add: placeAgain, remove: placeAgain, update: placeAgain })
   }
 
   /** Keeps an index of the resource's own in step with the table's inserts, deletes and changes. */
@@ -181,12 +181,12 @@ export class Table<T extends { readonly id: number }> implements Iterable<T> {
    * sorted that way is then the rows as they are, with nothing to sort (see InsertionOrder).
    */
   insertionOrder(before: (a: T, b: T) => boolean): InsertionOrder<T> {
-    return this.follow(new InsertionOrder(before, this.rows))
+    return this.track(new InsertionOrder(before, this.rows))
   }
 
   /** Rows in parts by a key that can change (archived or not), each part in the order `before` gives. See Partition. */
   partitionBy<K>(keyOf: (row: T) => K, before: (a: T, b: T) => boolean): Partition<K, T> {
-    return this.follow(new Partition(keyOf, before, this.rows))
+    return this.track(new Partition(keyOf, before, this.rows))
   }
 
   /**
@@ -194,21 +194,24 @@ export class Table<T extends { readonly id: number }> implements Iterable<T> {
    * part of each of its assignees), each part in the order `before` gives. See PartitionByEach.
    */
   partitionByEach<K>(keysOf: (row: T) => readonly K[], before: (a: T, b: T) => boolean): PartitionByEach<K, T> {
-    return this.follow(new PartitionByEach(keysOf, before, this.rows))
+    return this.track(new PartitionByEach(keysOf, before, this.rows))
   }
 
   /** The rows that hold each key, a row holding several (a record document's attachments), which it may gain after it is inserted. See GroupByEach. */
   groupByEach<K>(keysOf: (row: T) => readonly K[]): GroupByEach<K, T> {
-    return this.follow(new GroupByEach(keysOf, this.rows))
+    return this.track(new GroupByEach(keysOf, this.rows))
   }
 
   /** The rows kept in the order `compare` gives, by values that may change (a client's name). See OrderedRows. */
   orderedBy(compare: (a: T, b: T) => number): OrderedRows<T> {
-    return this.follow(new OrderedRows(compare, this.rows))
+    return this.track(new OrderedRows(compare, this.rows))
   }
 
-  /** Keeps an index that builds itself at its first use in step with the table from now on. */
-  private follow<I extends RowIndex<T>>(index: I): I {
+  /**
+   * Tells `index` of every insert, change and delete from now on, without showing it the rows the
+   * table holds already: an index that builds itself at its first use, or a table following this one.
+   */
+  track<I extends RowIndex<T>>(index: I): I {
     this.groups.push(index)
     return index
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { ownsTeam } from '../../src/kernel/roles.ts'
-import type { CheckRow } from '../../src/resources/records/index.ts'
+import type { CheckRow } from '../../src/resources/checks/index.ts'
 import { fixture } from '../support/contracts.ts'
 import type { Team } from '../../src/store/world.ts'
 import { createTestMock, NOW, type TestMock } from '../support/mock.ts'

@@ -516,7 +516,7 @@ describe('the lifecycle on the clock', () => {
     const started = await createRecord(team, { client: client.id, steps: [IDENTITY, { type: 'document.request', preferences: { title: 'Payslip', instructions: 'Latest.' } }], notification: false })
     const untouched = await createRecord(team, { client: client.id, steps: [IDENTITY], notification: false })
     const row = team.team.records.get(started.id)
-    if (row?.steps[0]) updateStep(team.team, row, row.steps[0], { completed_at: NOW })
+    if (row?.steps[0]) updateStep(mock.teamContext(team.team), row, row.steps[0], { completed_at: NOW })
     mock.events.length = 0
     await mock.control.post('/clock/advance', { seconds: 30 * 86_400 })
     expect((await api.get(`/records/${started.id}`)).body).toMatchObject({ status: 'incomplete', perform_url: false })

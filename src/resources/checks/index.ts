@@ -1,2 +1,6 @@
 export { checkAsFileSource, presentCheck } from './present.ts'
 export { findCheck, getCheck } from './service.ts'
+export { hasResponse, photoIdResult } from './check-results.ts'
+export type { CheckResponseRecipe, CheckRow, CheckStatus, Outcome, PhotoIdCapture } from './rows.ts'
+export { checkTables } from './tables.ts'
+export { photoIdMedia, withCapture } from './photo-id.ts'

@@ -1,9 +1,10 @@
 import type { CheckJson } from '../../contracts/generated.ts'
 import type { RequestContext } from '../../context.ts'
 import { NO_EXPAND, type Expand } from '../../kernel/expand.ts'
-import { responseOf } from '../../lifecycle/responses.ts'
+import { responseOf } from './responses.ts'
 import type { FileSourcePresenter } from '../files/index.ts'
-import { presentRecord, type CheckRow } from '../records/index.ts'
+import { presentRecord } from '../records/index.ts'
+import { type CheckRow } from './rows.ts'
 import { recordOf } from './service.ts'
 
 /** A check as the expanded source of a file (files/present.ts). */
@@ -25,7 +26,7 @@ export function presentCheck(ctx: RequestContext, check: CheckRow, expand: Expan
     type: check.type as CheckJson['type'],
     record: expand.has('record') ? presentRecord(ctx, recordOf(ctx, check), NO_EXPAND, baseUrl) : check.record,
     status: check.status,
-    // check_response.photo_id made from the check's recipe, or check_response.other (src/lifecycle/responses.ts).
+    // check_response.photo_id made from the check's recipe, or check_response.other (src/resources/checks/responses.ts).
     response: check.response === null ? null : expand.has('response') ? responseOf(ctx.team, check) : true,
     allow_replay: check.allow_replay,
     allow_cancel: check.allow_cancel,

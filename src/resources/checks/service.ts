@@ -1,6 +1,7 @@
 import { canSee, type RequestContext } from '../../context.ts'
 import { forbidden, NOT_ASSIGNED, notFound } from '../../kernel/errors.ts'
-import type { CheckRow, RecordRow } from '../records/index.ts'
+import type { RecordRow } from '../records/index.ts'
+import type { CheckRow } from './rows.ts'
 
 /** The record a check belongs to (every check has one: checks are made with their record's steps). */
 export function recordOf(ctx: RequestContext, check: CheckRow): RecordRow {

@@ -2,7 +2,8 @@ import type { ClientCorrectionJson } from '../../contracts/generated.ts'
 import type { RequestContext, TeamContext } from '../../context.ts'
 import { NO_EXPAND, type Expand } from '../../kernel/expand.ts'
 import { presentClient } from '../clients/index.ts'
-import { presentRecord, type CorrectionRow } from '../records/index.ts'
+import { presentRecord } from '../records/index.ts'
+import { type CorrectionRow } from './rows.ts'
 
 /**
  * client and record are ids; the client and the record (its own expandables collapsed) when

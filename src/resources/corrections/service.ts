@@ -8,7 +8,8 @@ import { forbidden, NOT_ASSIGNED, notAllowed, notFoundMessage } from '../../kern
 import { sortRows } from '../../kernel/sort.ts'
 import type { Draft } from '../../store/table.ts'
 import type { ClientRow } from '../clients/index.ts'
-import { recordChanged, type CorrectionRow, type RecordRow } from '../records/index.ts'
+import { publishRecordUpdated, type RecordRow } from '../records/index.ts'
+import { type CorrectionRow } from './rows.ts'
 
 export type ProposedName = CorrectionRow['correction']
 
@@ -17,7 +18,7 @@ const NAME_PARTS = ['first_name', 'middle_name', 'last_name'] as const
 /** The record of a correction changes (its amendments status starts or ends): record.updated. */
 function correctionsRecordChanged(ctx: TeamContext, correction: CorrectionRow): void {
   const record = ctx.team.records.get(correction.record)
-  if (record) recordChanged(ctx, record)
+  if (record) publishRecordUpdated(ctx, record)
 }
 
 /**

@@ -3,7 +3,7 @@ import type { AttachmentJson, RecordDocumentJson } from '../../contracts/generat
 import { NO_EXPAND, type Expand } from '../../kernel/expand.ts'
 import { presentAttachment } from '../attachments/index.ts'
 import type { FileSourcePresenter } from '../files/index.ts'
-import type { RecordDocumentRow } from '../records/index.ts'
+import type { RecordDocumentRow } from './rows.ts'
 
 type NonEmpty<T> = [T, ...T[]]
 

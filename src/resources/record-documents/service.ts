@@ -5,7 +5,8 @@
 // client's files show what was sent to them and what they gave back.
 import type { TeamContext } from '../../context.ts'
 import { addFile, type FileRow } from '../files/index.ts'
-import type { RecordDocumentRow, RecordRow, StepRow } from '../records/index.ts'
+import type { RecordRow, StepRow } from '../records/index.ts'
+import type { RecordDocumentRow } from './rows.ts'
 import { clientUpload } from './uploads.ts'
 import type { Draft } from '../../store/table.ts'
 
@@ -127,8 +128,8 @@ function requireAttachments(ctx: TeamContext, ids: readonly number[]): number[] 
  * document (source: the sent document) holding their copy. Each upload becomes a received file
  * of the client (source_subtype requested or returned). `uploads` are the attachments the client
  * gave; by default the simulated client uploads a sample file (clientUpload). Returns the
- * documents changed or added. The caller marks the step completed and publishes the record's
- * change (recordChanged).
+ * documents changed or added (the record follows them: records/tables.ts). The caller marks the
+ * step completed and publishes record.updated.
  */
 export function completeRecordDocument(ctx: TeamContext, record: RecordRow, step: StepRow, uploads?: readonly number[]): RecordDocumentRow[] {
   const document = step.document === null ? undefined : ctx.team.recordDocuments.get(step.document)

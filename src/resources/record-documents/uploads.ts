@@ -4,7 +4,7 @@
 import type { TeamContext } from '../../context.ts'
 import { BlobStore } from '../../store/blobs.ts'
 import { sampleAttachment, SAMPLES, type AttachmentRow, type SampleName } from '../attachments/index.ts'
-import type { RecordDocumentRow } from '../records/index.ts'
+import type { RecordDocumentRow } from './rows.ts'
 
 /** A file name from a document's name: "Proof of address" -> proof-of-address. */
 const slug = (name: string) => name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'document'

@@ -3,7 +3,9 @@
 // with its check and latest review. Pure (state and clock in, blocks out); pdf.ts draws them.
 import type { RequestContext } from '../../context.ts'
 import { presentName } from '../clients/index.ts'
-import { hasResponse, photoIdResult, recordStatus, type CheckRow, type RecordRow, type StepRow, type StepReviewRow } from '../records/index.ts'
+import { recordStatus, type RecordRow, type StepRow } from '../records/index.ts'
+import { hasResponse, photoIdResult, type CheckRow } from '../checks/index.ts'
+import { type StepReviewRow } from '../step-reviews/index.ts'
 
 export type Block =
   | { kind: 'title'; text: string }

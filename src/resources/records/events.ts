@@ -9,12 +9,11 @@ export function publishRecord(ctx: TeamContext, type: string, record: RecordRow)
 }
 
 /**
- * Something about the record or its steps changed: updated_at moves, record.updated is published,
- * and record.finished once when it reaches an end (again only after it was reopened, e.g. by a
- * later expiry).
+ * The record or what it is made of changed (its status and updated_at have followed by themselves:
+ * records/tables.ts): record.updated is published, and record.finished once when it reaches an end
+ * (again only after it was reopened, e.g. by a later expiry).
  */
-export function recordChanged(ctx: TeamContext, record: RecordRow): void {
-  ctx.team.records.update(record, { updated_at: ctx.clock.timestamp() })
+export function publishRecordUpdated(ctx: TeamContext, record: RecordRow): void {
   publishRecord(ctx, 'record.updated', record)
   settleFinished(ctx, record)
 }

@@ -7,7 +7,7 @@ import { inListOrder, type ListedRows } from '../../kernel/pagination.ts'
 import { sortRows, type SortAccessors, type SortKey } from '../../kernel/sort.ts'
 import { hasVisibility } from '../../kernel/visibility.ts'
 import { scheduleExpiry, scheduleReminders, stopReminders } from './jobs.ts'
-import { publishRecord, recordChanged } from './events.ts'
+import { publishRecord, publishRecordUpdated } from './events.ts'
 import type { Store, Team } from '../../store/world.ts'
 import { applyChange, type RowChange } from '../../store/table.ts'
 import type { RecordRow, StepRow } from './rows.ts'
@@ -113,10 +113,13 @@ function expiryFrom(ctx: TeamContext, value: string | boolean): string {
   return toTimestamp(new Date(Date.parse(value)))
 }
 
-/** Changes one of a record's steps (a record keeps its steps in its own row). */
-export function updateStep(team: Team, record: RecordRow, step: StepRow, change: RowChange<StepRow>): StepRow {
+/** Changes one of a record's steps (a record keeps its steps in its own row): the record's updated_at moves. */
+export function updateStep(ctx: TeamContext, record: RecordRow, step: StepRow, change: RowChange<StepRow>): StepRow {
   if (!record.steps.includes(step)) throw new Error(`record ${record.id}: step ${step.id} is not one of its steps`)
-  team.records.update(record, () => applyChange(step, change))
+  ctx.team.records.update(record, (draft) => {
+    applyChange(step, change)
+    draft.updated_at = ctx.clock.timestamp()
+  })
   return step
 }
 
@@ -159,7 +162,10 @@ export function updateRecord(ctx: RequestContext, record: RecordRow, input: Reco
     setExpiry(ctx, record, expiredAt)
     changed = true
   }
-  if (changed) recordChanged(ctx, record)
+  if (changed) {
+    ctx.team.records.update(record, { updated_at: now })
+    publishRecordUpdated(ctx, record)
+  }
   if (review) publishRecord(ctx, review, record)
   return record
 }
@@ -173,6 +179,7 @@ export function archiveRecord(ctx: RequestContext, record: RecordRow): RecordRow
 export function expireRecord(ctx: RequestContext, record: RecordRow): RecordRow {
   if (isExpired(record, ctx.clock.timestamp())) throw invalidBody('The record has already expired.')
   setExpiry(ctx, record, ctx.clock.timestamp())
-  recordChanged(ctx, record)
+  ctx.team.records.update(record, { updated_at: ctx.clock.timestamp() })
+  publishRecordUpdated(ctx, record)
   return record
 }

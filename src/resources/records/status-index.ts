@@ -1,7 +1,7 @@
 // The records by status. A status is derived (status.ts), never stored, so the index keeps each
 // record's status as last derived, in one bucket per status ordered by creation, and derives it
 // again for the records marked stale since: a record inserted, or changed where its status can
-// move (Table.changed: recordChanged, a step submitted, its expiry moved). The clock moves status
+// move (Table.update of the record, or of a check or correction it is made of: records/tables.ts). The clock moves status
 // too: a record with steps left becomes incomplete or empty when it expires, so those records
 // wait in a queue by expiry and go stale when the clock passes it. A clock set back (a snapshot's
 // moment, a restore) can undo an expiry: then every status is derived again. Built at the first

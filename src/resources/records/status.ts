@@ -2,7 +2,10 @@
 // its steps, checks, expiry, review and amendments (docs/specification-notes.md "Records and steps"); never stored.
 import type { RecordStatusJson } from '../../contracts/generated.ts'
 import type { Team } from '../../store/world.ts'
-import type { CheckRow, RecordRow } from './rows.ts'
+import type { RecordRow } from './rows.ts'
+
+/** A check as resources/checks keeps it (its table, declared there: checks/ reads records, not the other way). */
+type CheckRow = NonNullable<ReturnType<Team['checks']['get']>>
 
 export function isExpired(record: RecordRow, now: string): boolean {
   return record.expired_at <= now

@@ -1,20 +1,15 @@
 // What this resource keeps in each team: its rows, tables and indexes, and its id sequences.
 import { declareTables } from '../../store/world.ts'
-import { Table, type GroupByEach, type GroupIndex, type InsertionOrder, type Partition, type PartitionByEach, type UniqueIndex } from '../../store/table.ts'
+import { Table, type GroupIndex, type InsertionOrder, type Partition, type PartitionByEach, type RowIndex, type UniqueIndex } from '../../store/table.ts'
 import { visibilityOf, type Visibility } from '../../kernel/visibility.ts'
 import { assignedUsers } from '../assignees/index.ts'
 import { partitionByClientVisibility } from '../clients/index.ts'
-import type { CheckRow, CorrectionRow, RecordDocumentRow, RecordRow, RecordTemplateRow, StepReviewRow } from './rows.ts'
+import type { RecordRow } from './rows.ts'
 import { createdBefore, RecordStatusIndex, surelyCreatedBefore } from './status-index.ts'
 
 declare module '../../store/world.ts' {
   interface TeamRows {
     records: RecordRow[]
-    checks: CheckRow[]
-    step_reviews: StepReviewRow[]
-    record_documents: RecordDocumentRow[]
-    corrections: CorrectionRow[]
-    record_templates: RecordTemplateRow[]
   }
   interface TeamTables {
     records: Table<RecordRow>
@@ -35,37 +30,37 @@ declare module '../../store/world.ts' {
     recordsByCreator: Partition<number | null, RecordRow>
     /** The records of active and of archived clients, each in creation order (client_visibility). */
     recordsByClientVisibility: Partition<Visibility, RecordRow>
-    checks: Table<CheckRow>
-    stepReviews: Table<StepReviewRow>
-    reviewsByStep: GroupIndex<number, StepReviewRow>
-    recordDocuments: Table<RecordDocumentRow>
-    documentsByRecord: GroupIndex<number, RecordDocumentRow>
-    /** The record documents that hold each attachment (what may not be deleted with a file). */
-    documentsByAttachment: GroupByEach<number, RecordDocumentRow>
-    corrections: Table<CorrectionRow>
-    correctionsByClient: GroupIndex<number, CorrectionRow>
-    recordTemplates: Table<RecordTemplateRow>
   }
   interface IdSequences {
     record: true
     step: true
-    check: true
-    step_review: true
-    record_document: true
-    correction: true
-    record_template: true
   }
 }
 
+/** A row a record is made of (a check, a step review, a record document, a correction). */
+interface RecordPart {
+  readonly record: number
+  readonly updated_at: string
+}
+
 export const recordTables = declareTables({
-  rows: ['records', 'checks', 'step_reviews', 'record_documents', 'corrections', 'record_templates'],
+  rows: ['records'],
+  // Opened after the tables of what a record is made of (src/tables.ts), which it follows.
   open(state, team) {
     const records = new Table(state.records, team.changes)
     const recordsByClient = records.groupBy((record) => record.client)
-    const checks = new Table(state.checks, team.changes)
-    const stepReviews = new Table(state.step_reviews, team.changes)
-    const recordDocuments = new Table(state.record_documents, team.changes)
-    const corrections = new Table(state.corrections, team.changes)
+    // A record is made of its checks, step reviews, documents and corrections: when one of them is
+    // made or changes, the record changes with it (its status is derived again, its updated_at
+    // follows), whoever changed it.
+    const partChanged = (part: RecordPart) => {
+      const record = records.get(part.record)
+      if (record) records.update(record, { updated_at: part.updated_at > record.updated_at ? part.updated_at : record.updated_at })
+    }
+    const follower: RowIndex<RecordPart> = { add: partChanged, update: partChanged, remove() {} }
+    team.checks.track(follower)
+    team.stepReviews.track(follower)
+    team.recordDocuments.track(follower)
+    team.corrections.track(follower)
     return {
       records,
       recordsByClient,
@@ -77,34 +72,13 @@ export const recordTables = declareTables({
       recordsByHavingAssignees: records.partitionBy((record) => record.assignees.length > 0, createdBefore),
       recordsByCreator: records.partitionBy((record) => record.created_by, createdBefore),
       recordsByClientVisibility: partitionByClientVisibility(team, records, recordsByClient, createdBefore),
-      checks,
-      stepReviews,
-      reviewsByStep: stepReviews.groupBy((review) => review.step),
-      recordDocuments,
-      documentsByRecord: recordDocuments.groupBy((document) => document.record),
-      documentsByAttachment: recordDocuments.groupByEach((document) => document.attachments),
-      corrections,
-      correctionsByClient: corrections.groupBy((correction) => correction.client),
-      recordTemplates: new Table(state.record_templates, team.changes),
     }
   },
   // A client with records cannot be deleted (clients/rules.ts).
   holdsClient: (team, client) => team.recordsByClient.get(client).length > 0,
-  // Its records go with everything that hangs off them (checks, reviews, documents), and its corrections.
+  // What hangs off its records went first (their checks, reviews, documents: src/tables.ts).
   dropClient(team, client) {
-    const held: number[] = []
-    for (const record of [...team.recordsByClient.get(client)]) {
-      for (const step of record.steps) {
-        if (step.check !== null) team.checks.delete(step.check)
-        for (const review of [...team.reviewsByStep.get(step.id)]) team.stepReviews.delete(review.id)
-      }
-      for (const document of [...team.documentsByRecord.get(record.id)]) {
-        held.push(...document.attachments)
-        team.recordDocuments.delete(document.id)
-      }
-      team.records.delete(record.id)
-    }
-    for (const correction of [...team.correctionsByClient.get(client)]) team.corrections.delete(correction.id)
-    return held
+    for (const record of [...team.recordsByClient.get(client)]) team.records.delete(record.id)
+    return []
   },
 })

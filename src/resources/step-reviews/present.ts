@@ -1,7 +1,7 @@
 import type { StepReviewJson } from '../../contracts/generated.ts'
 import type { RequestContext } from '../../context.ts'
 import type { Expand } from '../../kernel/expand.ts'
-import type { StepReviewRow } from '../records/index.ts'
+import type { StepReviewRow } from './rows.ts'
 import { memberOf, presentMember } from '../team/index.ts'
 
 /** The reviewer as a team member: one who has left the team still shows, with role null. */

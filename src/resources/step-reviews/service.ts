@@ -6,7 +6,8 @@ import type { StepReviewCreateJson } from '../../contracts/generated.ts'
 import { notFound } from '../../kernel/errors.ts'
 import { sortRows, type SortAccessors } from '../../kernel/sort.ts'
 import type { Team } from '../../store/world.ts'
-import { getRecord, recordChanged, updateStep, type RecordRow, type StepReviewRow, type StepRow } from '../records/index.ts'
+import { getRecord, publishRecordUpdated, updateStep, type RecordRow, type StepRow } from '../records/index.ts'
+import { type StepReviewRow } from './rows.ts'
 
 export interface RecordStep {
   record: RecordRow
@@ -53,7 +54,7 @@ export function reviewStep(ctx: RequestContext, { record, step }: RecordStep, in
     created_at: now,
     updated_at: now,
   })
-  updateStep(ctx.team, record, step, { review: review.id })
-  recordChanged(ctx, record)
+  updateStep(ctx, record, step, { review: review.id })
+  publishRecordUpdated(ctx, record)
   return review
 }

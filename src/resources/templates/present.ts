@@ -1,5 +1,5 @@
 import type { RecordTemplateJson } from '../../contracts/generated.ts'
-import type { RecordTemplateRow } from '../records/index.ts'
+import type { RecordTemplateRow } from './rows.ts'
 
 /** A template always has a step, and assignees only when it has some. */
 type Presets = RecordTemplateJson['presets']

@@ -15,15 +15,16 @@
 //   rejected -> rejected -> rejected
 //   failed   -> failed   -> no response (null)
 //   paused   -> paused   -> no response (null)
-import type { CheckResponseOtherJson, CheckResponsePhotoIdJson } from '../contracts/generated.ts'
-import { toDate } from '../kernel/clock.ts'
-import { deepFreeze } from '../kernel/frozen.ts'
-import { createRandom } from '../kernel/random.ts'
-import { hasResponse, photoIdResult, type CheckRow } from '../resources/records/index.ts'
-import type { Team } from '../store/world.ts'
+import type { CheckResponseOtherJson, CheckResponsePhotoIdJson } from '../../contracts/generated.ts'
+import { toDate } from '../../kernel/clock.ts'
+import { deepFreeze } from '../../kernel/frozen.ts'
+import { createRandom } from '../../kernel/random.ts'
+import { hasResponse, photoIdResult } from './check-results.ts'
+import { type CheckRow } from './rows.ts'
+import type { Team } from '../../store/world.ts'
 import { photoIdResponse, withCapture } from './photo-id.ts'
 import type { CheckResponseInput } from './response-input.ts'
-import { onTheWire } from '../kernel/frozen.ts'
+import { onTheWire } from '../../kernel/frozen.ts'
 
 export type { CheckResponseInput } from './response-input.ts'
 

@@ -1,13 +1,13 @@
-// The responses checks return (src/lifecycle/responses.ts), docs/specification-notes.md "Checks and responses": photo ID's
+// The responses checks return (src/resources/checks/responses.ts), docs/specification-notes.md "Checks and responses": photo ID's
 // against its contract, with a document that agrees with itself (MRZ check digits, dates, names);
 // every other type's exactly {"object": "check_response.other"}, and the check contract refusing a
 // response that invents more.
 import { describe, expect, it } from 'vitest'
 import type { CheckJson } from '../../src/contracts/generated.ts'
 import { createRandom } from '../../src/kernel/random.ts'
-import { checkDigit, idCardMrz, passportMrz } from '../../src/lifecycle/documents.ts'
-import { checkResponse, dateOfBirth, type CheckResponseInput } from '../../src/lifecycle/responses.ts'
-import type { Outcome } from '../../src/resources/records/index.ts'
+import { checkDigit, idCardMrz, passportMrz } from '../../src/resources/checks/documents.ts'
+import { checkResponse, dateOfBirth, type CheckResponseInput } from '../../src/resources/checks/responses.ts'
+import type { Outcome } from '../../src/resources/checks/index.ts'
 import { contracts } from '../support/contracts.ts'
 import { TEST_NOW } from '../support/mock.ts'
 

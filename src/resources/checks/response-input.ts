@@ -1,7 +1,7 @@
 // What a photo ID check's response is made from (responses.ts and photo-id.ts build from it).
-import type { Random } from '../kernel/random.ts'
-import type { NameRow } from '../resources/clients/index.ts'
-import type { Outcome } from '../resources/records/index.ts'
+import type { Random } from '../../kernel/random.ts'
+import type { NameRow } from '../clients/index.ts'
+import type { Outcome } from './rows.ts'
 
 /** Everything a photo ID check's response is made from. */
 export interface CheckResponseInput {

@@ -1,4 +1,4 @@
-// What a check's outcome gives its response (the table at the top of lifecycle/responses.ts):
+// What a check's outcome gives its response (the table at the top of checks/responses.ts):
 // whether it has one, and the result a photo ID response states. The response itself is made in
 // lifecycle/; the record's PDF needs only the result.
 import type { CheckResponsePhotoIdJson } from '../../contracts/generated.ts'

@@ -2,7 +2,7 @@
 // group (docs/specification-notes.md "Checks and responses") and document_data read from a document made for the record's client, plus a
 // facial similarity report when the step asks for one; and its media, the images the client took
 // (photoIdMedia), which are attachments and files of the client.
-import type { TeamContext } from '../context.ts'
+import type { TeamContext } from '../../context.ts'
 import type {
   CheckResponsePhotoIdBreakdownResultJson as BreakdownResult,
   CheckResponsePhotoIdDocumentDataJson as DocumentData,
@@ -12,12 +12,13 @@ import type {
   CheckResponsePhotoIdGroupJson as Group,
   CheckResponsePhotoIdJson,
   CheckResponsePhotoIdPersonMediaJson as PersonMedia,
-} from '../contracts/generated.ts'
-import { toDate } from '../kernel/clock.ts'
-import { deepFreeze } from '../kernel/frozen.ts'
-import { presentAttachment, sampleAttachment, type SampleName } from '../resources/attachments/index.ts'
-import { addFile } from '../resources/files/index.ts'
-import type { CheckRow, PhotoIdCapture, RecordRow } from '../resources/records/index.ts'
+} from '../../contracts/generated.ts'
+import { toDate } from '../../kernel/clock.ts'
+import { deepFreeze } from '../../kernel/frozen.ts'
+import { presentAttachment, sampleAttachment, type SampleName } from '../attachments/index.ts'
+import { addFile } from '../files/index.ts'
+import type { RecordRow } from '../records/index.ts'
+import type { CheckRow, PhotoIdCapture } from './rows.ts'
 import {
   documentNumber,
   idCardMrz,

@@ -1,7 +1,7 @@
 // Identity documents as a photo ID check reads them: document numbers in each issuer's format and
 // machine-readable zones (ICAO 9303) whose check digits agree with the data, so a client that
 // parses the MRZ finds what document_data says.
-import type { Random } from '../kernel/random.ts'
+import type { Random } from '../../kernel/random.ts'
 
 export type DocumentType = 'passport' | 'driving_licence' | 'national_id'
 

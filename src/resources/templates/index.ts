@@ -1,0 +1,2 @@
+export type { RecordTemplateRow } from './rows.ts'
+export { recordTemplateTables } from './tables.ts'
