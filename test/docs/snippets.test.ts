@@ -14,9 +14,13 @@
 //   answers the same on a fresh mock and after every guide, so it runs once, in the reading order.
 //   The README is first in the reading order, on a fresh mock: that run is its run alone.
 //
-// The two runs go side by side, each in processes of its own (about one core each), so the second
-// costs its mocks' start-ups and its blocks' curl calls (a few seconds) and no time of its own
-// beside the first; each block is a test of its own, reported under its guide.
+// The two runs go side by side, each in processes of its own, so on two cores the second adds its
+// CPU (about 5 s: six mock start-ups, the blocks' curl and node calls, the proxy) but little wall
+// time; one mock for the reading order instead of one per document saves about as much. Measured
+// on the 2-core development machine under others' load (load average 8 to 10), three runs each,
+// alternated: 55 to 60 s wall and 25 to 27 s of CPU, against 56 to 60 s and 24 to 25 s for the
+// test before it (a mock per document, no run in the reading order; 21 s wall at load 4). Each
+// block is a test of its own, reported under its guide.
 //
 // Each guide runs in a folder of its own set up like a project that installed the package
 // (`npx ivs-mock`, `import ... from 'ivs-mock'`), with the repository's fixtures/, scenarios/,
