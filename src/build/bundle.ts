@@ -2,9 +2,9 @@
 // (src/index.ts -> dist/index.js, what `import { startMock } from 'ivs-mock'` loads), with every npm
 // package they import, as ESM for Node 20. What both use lives once, in shared chunks beside them
 // (dist/chunk-<hash>.js), so start-up loads a few files instead of transforming hundreds through tsx.
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
-import { basename } from 'node:path'
-import { build, stop, type BuildOptions } from 'esbuild'
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
+import { basename, dirname, resolve } from 'node:path'
+import { build, stop, type BuildOptions, type Plugin } from 'esbuild'
 import { projectRoot } from '../paths.ts'
 
 const distDir = `${projectRoot}dist`
@@ -12,6 +12,31 @@ const bundleFile = `${distDir}/main.js`
 const worldSchemaSource = `${projectRoot}src/store/world-format.schema.json`
 /** Shared chunks sit beside the entries: src/paths.ts finds the project root one level up from any of them. */
 const CHUNK = /^chunk-[A-Z0-9]+\.js(\.map)?$/
+
+/** A package file's link to its own source map, at its end. */
+const SOURCE_MAP_LINK = /\n\/\/# sourceMappingURL=(?!data:)(\S+)\s*$/
+
+/**
+ * esbuild follows a package's own source map into the bundle's. Where that map names files the
+ * package does not publish (signal-exit's names its TypeScript sources), the bundle's map would
+ * name missing files, and what reads it says so (vitest: "Sourcemap for dist/chunk-....js points
+ * to missing source files"). Such a package's code is mapped to its published JavaScript instead,
+ * so every file the bundle's maps name is there in a clone.
+ */
+const publishedSourcesOnly: Plugin = {
+  name: 'published-sources-only',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]node_modules[\\/].*\.[cm]?js$/ }, ({ path }) => {
+      const contents = readFileSync(path, 'utf8')
+      const link = SOURCE_MAP_LINK.exec(contents)
+      if (!link) return undefined
+      const mapFile = resolve(dirname(path), link[1] as string)
+      const map = existsSync(mapFile) ? (JSON.parse(readFileSync(mapFile, 'utf8')) as { sources?: string[]; sourceRoot?: string }) : undefined
+      const missing = map?.sources?.some((source) => !existsSync(resolve(dirname(mapFile), map.sourceRoot ?? '', source))) ?? true
+      return missing ? { contents: contents.slice(0, link.index), loader: 'js' } : undefined
+    })
+  },
+}
 
 /** How code is bundled for Node; the benchmark bundles its bare server the same way. */
 export function bundleOptions(entryPoint: string, outfile: string): BuildOptions & { write: false } {
@@ -36,6 +61,7 @@ export function bundleOptions(entryPoint: string, outfile: string): BuildOptions
     // Loaded only by pact verify, from node_modules: its native core cannot be bundled, and serve
     // (and the Docker image, which ships no node_modules) never needs it.
     external: ['@pact-foundation/pact'],
+    plugins: [publishedSourcesOnly],
     logLevel: 'silent',
     write: false,
   }

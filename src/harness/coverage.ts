@@ -55,6 +55,18 @@ const NOT_REACHED_BECAUSE: Record<SkipKind, (reason: string) => string> = {
   'not-run': (reason) => reason,
 }
 
+/**
+ * Why an operation was not reached when the run chose so (its options, its scenarios), not the
+ * target: the table gives each such reason one line for all its operations, so a run of a few
+ * scenarios shows theirs, not 80 lines of what it left out. The JSON and JUnit reports list each.
+ */
+const RUN_CHOICES = [
+  { reason: 'its scenarios were not selected (--grep, --tag, --read-only)', together: 'their scenarios were not selected (--grep, --tag, --read-only)' },
+  { reason: '--read-only: it changes the team', together: '--read-only: they change the team' },
+  { reason: 'no scenario calls it', together: 'no scenario of the run calls them' },
+]
+const [NOT_SELECTED, READ_ONLY_WRITE, NOT_CALLED] = RUN_CHOICES.map((choice) => choice.reason) as [string, string, string]
+
 /** The order in which a skip explains an operation best: the target's lack first, then the run's choices. */
 const KIND_ORDER: SkipKind[] = ['data', 'token', 'control', 'fresh-team', 'receiver', 'not-run']
 
@@ -81,10 +93,10 @@ export function operationOutcomes(reports: ScenarioReport[], contracts: AjvContr
       const skipped = mine.filter((step) => step.outcome === 'skipped').sort((a, b) => KIND_ORDER.indexOf(a.skipKind ?? 'not-run') - KIND_ORDER.indexOf(b.skipKind ?? 'not-run'))[0]
       const unsent = mine.find((step) => step.outcome === 'failed')
       entry.reason = skipped ? NOT_REACHED_BECAUSE[skipped.skipKind ?? 'not-run'](skipped.skipReason ?? '') : `not sent: ${unsent?.failures[0] ?? 'the step failed before its request'}`
-    } else if (context.readOnly && op.method !== 'GET') entry.reason = '--read-only: it changes the team'
+    } else if (context.readOnly && op.method !== 'GET') entry.reason = READ_ONLY_WRITE
     else if (context.readOnly && !context.crawled) entry.reason = 'the crawl needs a token to read the team with (--token)'
-    else if (calledBy(context.loaded, op.id) && !calledBy(context.selected, op.id)) entry.reason = 'its scenarios were not selected (--grep, --tag, --read-only)'
-    else entry.reason = 'no scenario calls it'
+    else if (calledBy(context.loaded, op.id) && !calledBy(context.selected, op.id)) entry.reason = NOT_SELECTED
+    else entry.reason = NOT_CALLED
     operations.push(entry)
   }
   const reached = operations.filter((entry) => entry.outcome !== 'not reached').length
@@ -96,15 +108,21 @@ export function operationsLine(report: Pick<RunReport, 'operations' | 'reached' 
   return `${report.reached} of ${report.operations.length} operations reached, ${report.operationsFailed} failed`
 }
 
-/** The table of every operation, one line each, and the count line last. */
+/** The table of the operations, one line each but one line a reason for those the run left out by choice, and the count line last. */
 export function formatOperations(report: Pick<RunReport, 'operations' | 'reached' | 'operationsFailed'>): string[] {
-  const idWidth = Math.max(...report.operations.map((entry) => entry.operationId.length))
-  const routeWidth = Math.max(...report.operations.map((entry) => entry.method.length + entry.path.length + 1))
-  const lines = report.operations.map((entry) => {
+  const choice = (entry: OperationOutcome) => (entry.outcome === 'not reached' ? RUN_CHOICES.find((candidate) => candidate.reason === entry.reason) : undefined)
+  const shown = report.operations.filter((entry) => choice(entry) === undefined)
+  const idWidth = Math.max(...shown.map((entry) => entry.operationId.length))
+  const routeWidth = Math.max(...shown.map((entry) => entry.method.length + entry.path.length + 1))
+  const lines = shown.map((entry) => {
     const mark = entry.outcome === 'passed' ? '✓' : entry.outcome === 'failed' ? '✗' : '-'
     const refusals = entry.succeeded === 0 ? `, ${entry.answered === 1 ? 'a refusal' : 'all refusals'}` : ''
     const what = entry.outcome === 'not reached' ? `not reached: ${entry.reason ?? ''}` : `${entry.outcome} (${entry.answered} ${entry.answered === 1 ? 'answer' : 'answers'}${refusals})`
     return `  ${mark} ${entry.operationId.padEnd(idWidth)}  ${`${entry.method} ${entry.path}`.padEnd(routeWidth)}  ${what}`
   })
+  for (const { reason, together } of RUN_CHOICES) {
+    const left = report.operations.filter((entry) => choice(entry)?.reason === reason).length
+    if (left > 0) lines.push(left === 1 ? `  - 1 other not reached: ${reason}` : `  - ${left} others not reached: ${together}`)
+  }
   return [`Operations (${report.operations.length}):`, ...lines, operationsLine(report)]
 }

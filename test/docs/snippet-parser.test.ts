@@ -33,6 +33,11 @@ docker run
 \`\`\`text
 output
 \`\`\`
+
+<!-- snippet: after-stop; prints: done -->
+\`\`\`sh
+echo done
+\`\`\`
 `
 
 describe('snippetsOf', () => {
@@ -46,15 +51,17 @@ describe('snippetsOf', () => {
       [17, 'sh', 'shell'],
       [24, 'js', 'javascript'],
       [28, 'text', 'data'],
+      [33, 'sh', 'shell'],
     ])
     expect(snippets[1]?.continues).toBe(true)
     expect(snippets[2]?.output).toBe(true)
     expect(snippets[3]?.skip).toBe('needs Docker; really')
     expect(snippets[4]?.file).toBe('x.mjs')
+    expect([snippets[0]?.afterStop, snippets[6]?.afterStop, snippets[6]?.prints]).toEqual([false, true, 'done'])
   })
 
   it('chains a block with those that continue it, leaving out data, skipped and file blocks', () => {
-    expect(chainsOf(snippets).map((chain) => chain.map((snippet) => snippet.line))).toEqual([[3, 8]])
+    expect(chainsOf(snippets).map((chain) => chain.map((snippet) => snippet.line))).toEqual([[3, 8], [33]])
     expect(outputsOf(snippets).get(snippets[1] as never)?.line).toBe(12)
   })
 
@@ -74,6 +81,11 @@ describe('departure', () => {
     expect(departure({ id: 4, token: 'ivs_t4_…', '…': '…' }, { id: 4, token: 'ivs_t4_owner_x', extra: true })).toBeUndefined()
     expect(departure({ at: '…Z' }, { at: '2026-06-01T09:00:00Z' })).toBeUndefined()
     expect(departure({ list: [] }, { list: [] })).toBeUndefined()
+  })
+
+  it('takes "…" alone for any value: an id the mock hands out depends on what it made before', () => {
+    expect(departure({ id: '…', team: { id: '…' } }, { id: 6, team: { id: 'x' } })).toBeUndefined()
+    expect(departure({ id: '…' }, {})).toBe('$.id: documented, not printed')
   })
 
   it('says where a printed value departs', () => {

@@ -2,6 +2,7 @@
 // team): the runner learns the team and its members from the API, walks lists until it finds its
 // own items, crawls the team read-only, and leaves every list as it found it.
 import { afterEach, describe, expect, it } from 'vitest'
+import { formatOperations } from '../../src/harness/coverage.ts'
 import { runScenarios, type RunReport } from '../../src/harness/runner.ts'
 import { SPARE_REFERENCE } from '../../src/harness/residue.ts'
 import { contracts } from '../support/contracts.ts'
@@ -138,6 +139,9 @@ describe('verify --read-only', () => {
     expect(outcome(report, 'webhooks.get')).toMatchObject({ outcome: 'not reached', reason: 'no data in the team: GET /webhooks answered nothing to read /webhooks/{id} of' })
     expect(outcome(report, 'cases.list')).toMatchObject({ outcome: 'passed', answered: 2, succeeded: 0 })
     expect(outcome(report, 'clients.create')).toMatchObject({ outcome: 'not reached', reason: '--read-only: it changes the team' })
+    // The table shows the operations the crawl read, one line each, and those --read-only left out in one line.
+    const writes = report.operations.filter((entry) => entry.method !== 'GET').length
+    expect(formatOperations(report).filter((line) => line.includes('change'))).toEqual([`  - ${writes} others not reached: --read-only: they change the team`])
   })
 
   it('without a token, says the crawl needs one', async () => {

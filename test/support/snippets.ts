@@ -8,9 +8,12 @@
 //   <!-- snippet: continues -->             runs after the blocks it continues, in one shell
 //   <!-- snippet: background: listening --> started and left running until the guide ends, once
 //                                            its output shows the text after the colon
+//   <!-- snippet: after-stop -->            runs once what the guide left running is stopped
+//                                            (the reader's Ctrl-C: a proxy writes its reports then)
 //   <!-- snippet: output -->                on a json block after a block that runs: what that
 //                                            block prints (a value among those it prints), "…" in
-//                                            a string standing for any text, a "…" key for any others
+//                                            a string standing for any text ("…" alone: any value,
+//                                            such as an id), a "…" key for any others
 //   <!-- snippet: excerpt: examples/x.ts -->  lines of that file, checked to be there, not run
 //   <!-- snippet: prints: 51 of 99 -->      what the block's output must show
 // Directives combine with ";": <!-- snippet: continues; background: ready -->; a skip's reason is
@@ -34,6 +37,8 @@ export interface Snippet {
   skip?: string
   file?: string
   continues: boolean
+  /** Runs once the blocks left running before it are stopped. */
+  afterStop: boolean
   /** Text its output shows once it is ready, for a block left running. */
   background?: string
   /** A json block: what the block that runs before it prints. */
@@ -52,7 +57,7 @@ function kindOf(lang: string): Snippet['kind'] {
 }
 
 /** Reads `<!-- snippet: ... -->`; throws on a directive it does not know, so a typo cannot silently skip a block. */
-function directives(comment: string, where: string): Partial<Pick<Snippet, 'skip' | 'file' | 'background' | 'excerpt' | 'prints'>> & { continues?: true; output?: true } {
+function directives(comment: string, where: string): Partial<Pick<Snippet, 'skip' | 'file' | 'background' | 'excerpt' | 'prints'>> & { continues?: true; output?: true; 'after-stop'?: true } {
   const body = DIRECTIVE.exec(comment.trim())?.[1]
   if (body === undefined) return {}
   const found: ReturnType<typeof directives> = {}
@@ -62,9 +67,9 @@ function directives(comment: string, where: string): Partial<Pick<Snippet, 'skip
   for (const part of (skip ? body.slice(0, skip.index) : body).split(';').map((item) => item.trim()).filter(Boolean)) {
     const colon = part.indexOf(':')
     const [name, value] = colon < 0 ? [part, ''] : [part.slice(0, colon).trim(), part.slice(colon + 1).trim()]
-    if ((name === 'continues' || name === 'output') && value === '') found[name] = true
+    if ((name === 'continues' || name === 'output' || name === 'after-stop') && value === '') found[name] = true
     else if ((name === 'file' || name === 'background' || name === 'excerpt' || name === 'prints') && value !== '') found[name] = value
-    else throw new Error(`${where}: unknown snippet directive "${part}" (skip: <reason>, file: <name>, continues, background: <ready text>, output, excerpt: <file>, prints: <text>)`)
+    else throw new Error(`${where}: unknown snippet directive "${part}" (skip: <reason>, file: <name>, continues, background: <ready text>, after-stop, output, excerpt: <file>, prints: <text>)`)
   }
   return found
 }
@@ -87,7 +92,8 @@ export function snippetsOf(doc: string, markdown: string): Snippet[] {
       } else if (token.type === 'code' && (token as Tokens.Code).codeBlockStyle !== 'indented') {
         const code = token as Tokens.Code
         const lang = (code.lang ?? '').split(/\s/)[0] ?? ''
-        snippets.push({ doc, line, lang, kind: kindOf(lang), code: code.text, ...pending, continues: pending.continues === true, output: pending.output === true })
+        const { 'after-stop': afterStop, ...rest } = pending
+        snippets.push({ doc, line, lang, kind: kindOf(lang), code: code.text, ...rest, continues: rest.continues === true, afterStop: afterStop === true, output: rest.output === true })
         pending = {}
       } else if (token.type !== 'space') {
         pending = {}
@@ -160,9 +166,11 @@ export function jsonValues(text: string): unknown[] {
 /**
  * Where a printed value departs from the documented one, or undefined when it matches: objects by
  * the keys documented (a "…" key allows others; without it the keys must be the same), arrays item
- * by item, a string with "…" by the parts around it, any other value by equality.
+ * by item, "…" alone any value (an id the mock hands out, which depends on what it made before), a
+ * string with "…" by the parts around it, any other value by equality.
  */
 export function departure(documented: unknown, printed: unknown, at = '$'): string | undefined {
+  if (documented === '…') return undefined
   if (typeof documented === 'string' && documented.includes('…')) {
     if (typeof printed !== 'string') return `${at}: documented as text, printed ${JSON.stringify(printed)}`
     const parts = documented.split('…')

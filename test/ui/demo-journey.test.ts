@@ -2,8 +2,9 @@
 // with every field type and show_if) and subscribes a webhook; the client completes it on the
 // perform page (an upload, a required-field error, show_if); the dashboard advances the clock, the
 // record finishes, its webhook delivery shows verified; a step is reviewed and the record goes
-// into a case that is approved. Every page passes axe-core's serious and critical rules, loads
-// nothing from the network, and is photographed into screenshots/ (the API reference: docs.test.ts).
+// into a case that is approved; the README's demo record opens at its seeded questionnaire. Every
+// page passes axe-core's serious and critical rules, loads nothing from the network, and is
+// photographed into screenshots/ (the API reference: docs.test.ts).
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
@@ -226,6 +227,32 @@ describe.skipIf(!RUN_BROWSER_TESTS)(`the demo journey in Chromium${RUN_BROWSER_T
     await page.goto(`${served.origin}/_mock/ui/teams/1/as/3/records/${record.id}`)
     await page.click(`#review-${record.steps[1].id} button`)
     await expect(page.locator('#problem').textContent()).resolves.toBe('The review was refused: 403 This action is unauthorized.')
+  })
+
+  test("the README's demo: the seeded health questionnaire's step shows a question as its show_if says", { timeout: 60_000 }, async () => {
+    // The record the README's demo makes; docs/screenshots/perform.png (the README's and the demo
+    // guide's picture) is a copy of the screenshot taken here, screenshots/perform-health-questionnaire.png.
+    const templates = await api().get('/form-templates')
+    const health = templates.body.data.find((template: any) => template.name === 'Health questionnaire')
+    const created = await api().post('/records', {
+      client: 3,
+      notification: false,
+      steps: [
+        { type: 'check.photo_id', preferences: { report_type: 'standard', docs: ['passport', 'driving_licence'] } },
+        { type: 'document.request', preferences: { title: 'Proof of address', instructions: 'A utility bill from the last three months.' } },
+        { type: 'form', preferences: { form: health.reference } },
+      ],
+    })
+    expect(created.status, created.text).toBe(201)
+    await page.goto(`${served.origin}${new URL(created.body.perform_url).pathname}/steps/${created.body.steps[2].id}`)
+    await expect(page.locator('h1').textContent()).resolves.toBe('Health questionnaire')
+    const details = page.getByLabel('Describe the condition and any medication you take')
+    expect(await details.isVisible()).toBe(false)
+    await page.getByRole('group', { name: /medical condition that could affect your work/ }).getByLabel('Yes').check()
+    expect(await details.isVisible()).toBe(true)
+    await details.fill('Mild asthma: an inhaler, when needed.')
+    await accessible()
+    await screenshot(page, 'perform-health-questionnaire')
   })
 
   test('no page loaded anything from outside the loopback address', () => {
