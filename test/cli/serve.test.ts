@@ -301,8 +301,8 @@ describe('ivs-mock command line errors', () => {
     [['serve', '--cors', 'maybe'], {}, 'expected true or false.'],
     [['serve', '--freeze-clock', 'maybe'], {}, 'expected true or false.'],
     [['serve', 'extra'], {}, 'too many arguments'],
-    [['bogus'], {}, "ivs-mock: unknown command 'bogus' (commands: serve, verify, proxy, pact; run with --help for usage)\n"],
-    [['help', 'bogus'], {}, "ivs-mock: unknown command 'bogus' (commands: serve, verify, proxy, pact; run with --help for usage)\n"],
+    [['bogus'], {}, "ivs-mock: unknown command 'bogus' (commands: serve, verify, proxy, diff, pact; run with --help for usage)\n"],
+    [['help', 'bogus'], {}, "ivs-mock: unknown command 'bogus' (commands: serve, verify, proxy, diff, pact; run with --help for usage)\n"],
     [['pact', 'bogus'], {}, "ivs-mock pact: unknown command 'bogus' (commands: verify, check; run with --help for usage)\n"],
   ])('%j %j exits 2 with a clear message', async (args, env, message) => {
     const { code, stderr } = await run(args, env)
