@@ -24,7 +24,7 @@ describe('ivs-mock diff', () => {
     await writeFile(file, JSON.stringify(document))
     const result = await diff([file, '--junit', join(folder, 'diff.xml')])
     expect(result.stderr).toBe('')
-    expect(result.stdout).toContain('\nDifferences: 1 breaking clients, 0 fidelity only\n')
+    expect(result.stdout).toContain('\nDifferences: 1 breaks clients, 0 fidelity only\n')
     expect(result.stdout).toContain('\nBreaks clients (1):\n  ✗ GET /clients: response 418\n      mock:  absent\n      other: documented\n      the other side may answer this status; the mock never does\n')
     expect(result.code).toBe(1)
     expect(await readFile(join(folder, 'diff.xml'), 'utf8')).toMatch(/<testsuite name="ivs-mock diff" time="[\d.]+" tests="99" failures="1" errors="0" skipped="0">/)

@@ -133,7 +133,7 @@ describe('ivs-mock diff: the served document against itself', () => {
     expect(lines[0]).toMatch(/^ivs-mock diff: the mock's contracts \(GET \/openapi\.json\) against \S+document-\d+\.json \(OpenAPI 3\.1\.0\), \d+\.\d s$/)
     expect(lines.slice(1)).toEqual([
       expect.stringMatching(/^Operations: 99 in the mock, 99 in \S+: 99 in both, 0 only in the mock, 0 only in \S+$/),
-      'Differences: 0 breaking clients, 0 fidelity only',
+      'Differences: 0 break clients, 0 fidelity only',
       'No differences.',
     ])
     expect(result.code).toBe(0)
@@ -357,7 +357,7 @@ describe('ivs-mock diff --accept', () => {
   it('hides exactly the differences it lists, says how many, and reports an entry that matches nothing as stale', async () => {
     const accept = textFile('accept-some.yaml', toYaml([entries.status, entries.stale]))
     const result = await run({ document: documentFile(twoDifferences()), accept })
-    expect(result.stdout).toContain('\nDifferences: 1 breaking clients, 0 fidelity only, 1 accepted (--accept); 1 stale accepted entry\n')
+    expect(result.stdout).toContain('\nDifferences: 1 breaks clients, 0 fidelity only, 1 accepted (--accept); 1 stale accepted entry\n')
     expect(result.stdout).toContain('\nBreaks clients (1):\n  ✗ component client: response $.status: enum\n')
     expect(result.stdout).not.toContain('response 418')
     expect(result.stdout).toContain('\nStale accepted entries (1): no such difference any more\n  - DELETE /clients/{clientId}: operation (Once missing from the vendor document.)\n')
@@ -371,7 +371,7 @@ describe('ivs-mock diff --accept', () => {
     const accept = textFile('accept-all.yaml', toYaml(Object.values(entries)))
     const document = documentFile(twoDifferences())
     const result = await run({ document, accept })
-    expect(result.stdout).toContain('\nDifferences: 0 breaking clients, 0 fidelity only, 2 accepted (--accept); 1 stale accepted entry\n')
+    expect(result.stdout).toContain('\nDifferences: 0 break clients, 0 fidelity only, 2 accepted (--accept); 1 stale accepted entry\n')
     expect(result.code).toBe(0)
     expect((await run({ document, accept, failOnStale: true })).code).toBe(1)
   })

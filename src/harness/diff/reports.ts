@@ -92,7 +92,7 @@ function summaryLines(report: DiffReport): string[] {
   return [
     `ivs-mock diff: ${report.mock.document} against ${other.document} (OpenAPI ${other.openapi}), ${(report.durationMs / 1000).toFixed(1)} s`,
     `Operations: ${report.mock.operations} in the mock, ${other.operations} in ${other.document}: ${summary.inBoth} in both, ${summary.onlyInMock} only in the mock, ${summary.onlyInOther} only in ${other.document}`,
-    `Differences: ${summary.breaking} breaking clients, ${summary.fidelity} fidelity only${summary.accepted > 0 ? `, ${summary.accepted} accepted (--accept)` : ''}${summary.stale > 0 ? `; ${plural(summary.stale, 'stale accepted entry', 'stale accepted entries')}` : ''}`,
+    `Differences: ${plural(summary.breaking, 'breaks clients', 'break clients')}, ${summary.fidelity} fidelity only${summary.accepted > 0 ? `, ${summary.accepted} accepted (--accept)` : ''}${summary.stale > 0 ? `; ${plural(summary.stale, 'stale accepted entry', 'stale accepted entries')}` : ''}`,
   ]
 }
 
