@@ -451,7 +451,7 @@ Example:
   )
   const diff = program
     .command('diff')
-    .description("compare the mock's contracts (what /openapi.json serves) with another OpenAPI 3.0 or 3.1 document, such as the vendor's published one")
+    .description("compare the mock's contracts (what /openapi.json serves) with another OpenAPI document, such as the vendor's")
     .argument('<document>', 'the other document: a file (JSON or YAML) or an http(s) URL')
     .exitOverride()
   for (const option of diffOptions()) diff.addOption(option)
