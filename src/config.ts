@@ -366,8 +366,42 @@ export function toVerifyConfig(options: Record<string, unknown>, environment: No
   }
 }
 
+export interface DiffConfig {
+  /** The other document: a file (JSON or YAML) or an http(s) URL. */
+  document: string
+  json: string | undefined
+  markdown: string | undefined
+  junit: string | undefined
+  accept: string | undefined
+  failOnStale: boolean
+  validate: boolean
+}
+
+export function diffOptions(): Option[] {
+  return [
+    new Option('--json <file>', 'write the report as JSON (every difference, with the operations it reaches)').argParser(nonEmpty('the JSON file')),
+    new Option('--markdown <file>', 'write the report as Markdown, for a pull-request comment').argParser(nonEmpty('the Markdown file')),
+    new Option('--junit <file>', 'write a JUnit XML report (one test case per operation, failed by the differences that break clients)').argParser(nonEmpty('the JUnit file')),
+    new Option('--accept <file>', 'a YAML list of differences decided on (operation or component, where, reason): left out of the report and the exit status').argParser(nonEmpty('the accept file')),
+    new Option('--fail-on-stale', 'exit 1 also when an --accept entry matches no difference any more'),
+    new Option('--validate', 'validate the other document against the OpenAPI schema first, and refuse it (exit 2) when it breaks it'),
+  ]
+}
+
+export function toDiffConfig(document: string, options: Record<string, unknown>): DiffConfig {
+  return {
+    document,
+    json: options.json as string | undefined,
+    markdown: options.markdown as string | undefined,
+    junit: options.junit as string | undefined,
+    accept: options.accept as string | undefined,
+    failOnStale: options.failOnStale === true,
+    validate: options.validate === true,
+  }
+}
+
 /** The CLI; actions are attached by main.ts so that this stays free of side effects. */
-export function buildCli(version: string): { program: Command; serve: Command; verify: Command; proxy: Command; pactVerify: Command; pactCheck: Command } {
+export function buildCli(version: string): { program: Command; serve: Command; verify: Command; proxy: Command; diff: Command; pactVerify: Command; pactCheck: Command } {
   const program = new Command('ivs-mock')
     .description('Stateful mock of the Identity Verification Service REST API v2.0')
     .version(version)
@@ -415,6 +449,24 @@ Prints one line per exchange; on SIGINT or SIGTERM writes the reports asked for 
 Example:
   ivs-mock proxy --upstream https://sandbox.example --port 4020 --json proxy.json --junit proxy.xml`,
   )
+  const diff = program
+    .command('diff')
+    .description("compare the mock's contracts (what /openapi.json serves) with another OpenAPI document, such as the vendor's")
+    .argument('<document>', 'the other document: a file (JSON or YAML) or an http(s) URL')
+    .exitOverride()
+  for (const option of diffOptions()) diff.addOption(option)
+  diff.addHelpText(
+    'after',
+    `
+Each difference says where it is, what each side says, and whether it breaks clients built against
+the mock (the other side refuses a request the mock accepts, or may answer what the mock never does)
+or is fidelity only. Exit status: 0 nothing breaks clients, 1 something does (or, with
+--fail-on-stale, an --accept entry is stale), 2 a document or the accept file cannot be read (or,
+with --validate, the document breaks the OpenAPI schema), or a report cannot be written.
+Examples:
+  ivs-mock diff https://vendor.example/openapi.yaml
+  ivs-mock diff vendor-openapi.json --accept accepted-differences.yaml --markdown diff.md --junit diff.xml`,
+  )
   const pact = program.command('pact').description('check and verify Pact consumer contracts (pact files V2, V3, V4)').exitOverride()
   const pactVerify = pact
     .command('verify')
@@ -429,7 +481,7 @@ Example:
     .argument('<pact-files...>', 'pact files to check')
     .exitOverride()
   for (const command of [pactVerify, pactCheck]) command.addHelpText('after', '\nExit codes: 0 every interaction passed, 1 one failed (named, with where and why), 2 bad usage or an unreadable pact file.')
-  return { program, serve, verify, proxy, pactVerify, pactCheck }
+  return { program, serve, verify, proxy, diff, pactVerify, pactCheck }
 }
 
 /**

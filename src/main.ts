@@ -4,10 +4,11 @@ import { resolve as resolvePath } from 'node:path'
 import { parseEnv } from 'node:util'
 import { CommanderError } from 'commander'
 import { API_BASE, CONTROL_BASE, DASHBOARD_BASE, DOCS_BASE } from './app.ts'
-import { buildCli, serveOptions, toProxyConfig, toServeConfig, toVerifyConfig, unknownCommand, type ProxyConfig, type ServeConfig } from './config.ts'
-// The harness (verify, proxy, pact) is imported by the command that runs it: serve never loads it,
-// nor its YAML and JUnit libraries, and starts that much sooner.
+import { buildCli, serveOptions, toDiffConfig, toProxyConfig, toServeConfig, toVerifyConfig, unknownCommand, type ProxyConfig, type ServeConfig } from './config.ts'
+// The harness (verify, proxy, diff, pact) is imported by the command that runs it: serve never
+// loads it, nor its YAML, JUnit and OpenAPI libraries, and starts that much sooner.
 const harness = {
+  diff: () => import('./harness/diff/command.ts'),
   pact: () => import('./harness/pact/cli.ts'),
   proxy: () => import('./harness/proxy.ts'),
   proxyReport: () => import('./harness/proxy-report.ts'),
@@ -231,7 +232,7 @@ async function runProxy(config: ProxyConfig): Promise<void> {
 }
 
 async function main(argv: string[]): Promise<void> {
-  const { program, serve: serveCommand, verify: verifyCommand, proxy: proxyCommand, pactVerify: pactVerifyCommand, pactCheck: pactCheckCommand } = buildCli(VERSION)
+  const { program, serve: serveCommand, verify: verifyCommand, proxy: proxyCommand, diff: diffCommand, pactVerify: pactVerifyCommand, pactCheck: pactCheckCommand } = buildCli(VERSION)
   const unknown = unknownCommand(program, argv.slice(2))
   if (unknown) {
     console.error(unknown)
@@ -249,6 +250,7 @@ async function main(argv: string[]): Promise<void> {
     }
   })
   proxyCommand.action((options: Record<string, unknown>) => runProxy(toProxyConfig(options)))
+  diffCommand.action(async (document: string, options: Record<string, unknown>) => process.exit(await (await harness.diff()).runDiff({ ...toDiffConfig(document, options), contractsDir, version: VERSION })))
   pactCheckCommand.action(async (files: string[]) => process.exit((await harness.pact()).runPactCheck(files)))
   pactVerifyCommand.action(async (files: string[], options: { base?: string }) => process.exit(await pactVerify(files, options.base)))
   serveCommand.action(async (options: Record<string, unknown>) => {

@@ -276,8 +276,8 @@ describe('ivs-mock command line errors', () => {
     const { code, stdout } = await run(['--help'])
     expect(code).toBe(0)
     const commands = [...stdout.matchAll(/^ {2}([a-z]+)\b/gm)].map((match) => match[1])
-    expect(commands).toEqual(['serve', 'verify', 'proxy', 'pact', 'help'])
-    expect(stdout).toContain('serve [options]   start the mock server (the default command)')
+    expect(commands).toEqual(['serve', 'verify', 'proxy', 'diff', 'pact', 'help'])
+    expect(stdout).toMatch(/^ {2}serve \[options\] +start the mock server \(the default command\)$/m)
     expect(stdout).toContain('A bare ivs-mock serves: `ivs-mock --port 4011` is `ivs-mock serve --port 4011`.')
     expect(await run(['help'])).toEqual({ code: 0, stdout, stderr: '' })
     const serveHelp = await run(['help', 'serve'])
@@ -301,8 +301,8 @@ describe('ivs-mock command line errors', () => {
     [['serve', '--cors', 'maybe'], {}, 'expected true or false.'],
     [['serve', '--freeze-clock', 'maybe'], {}, 'expected true or false.'],
     [['serve', 'extra'], {}, 'too many arguments'],
-    [['bogus'], {}, "ivs-mock: unknown command 'bogus' (commands: serve, verify, proxy, pact; run with --help for usage)\n"],
-    [['help', 'bogus'], {}, "ivs-mock: unknown command 'bogus' (commands: serve, verify, proxy, pact; run with --help for usage)\n"],
+    [['bogus'], {}, "ivs-mock: unknown command 'bogus' (commands: serve, verify, proxy, diff, pact; run with --help for usage)\n"],
+    [['help', 'bogus'], {}, "ivs-mock: unknown command 'bogus' (commands: serve, verify, proxy, diff, pact; run with --help for usage)\n"],
     [['pact', 'bogus'], {}, "ivs-mock pact: unknown command 'bogus' (commands: verify, check; run with --help for usage)\n"],
   ])('%j %j exits 2 with a clear message', async (args, env, message) => {
     const { code, stderr } = await run(args, env)

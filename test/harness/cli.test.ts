@@ -103,7 +103,7 @@ describe('ivs-mock verify', () => {
     expect(base.stderr).toContain('expected the API base URL, ending in /api/v2')
     expect(base.code).toBe(2)
     const unknown = await runToExit(BIN, ['frobnicate'], { limitMs: LIMIT_MS, started: (child) => running.add(child) })
-    expect(unknown.stderr).toBe("ivs-mock: unknown command 'frobnicate' (commands: serve, verify, proxy, pact; run with --help for usage)\n")
+    expect(unknown.stderr).toBe("ivs-mock: unknown command 'frobnicate' (commands: serve, verify, proxy, diff, pact; run with --help for usage)\n")
     expect(unknown.code).toBe(2)
   })
 
