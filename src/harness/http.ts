@@ -4,6 +4,8 @@
 // has passed, then the request is sent again, since a deployment counts the requests of a whole
 // run (200 a minute per user and team), not of one scenario.
 
+import { bodyText, jsonValueOf } from '../contracts/body.ts'
+
 export interface Answer {
   status: number
   headers: Headers
@@ -45,18 +47,12 @@ function reasonOf(error: unknown): string {
   return cause?.code ?? cause?.message ?? (error as Error).message
 }
 
-/** The JSON body of an answer, its text, or a note for binary content. */
+/** The JSON body of an answer (read as the mock and the proxy read bodies: contracts/body.ts), its text, or a note for binary content. */
 async function readAnswer(response: Response): Promise<Answer> {
   const type = response.headers.get('content-type') ?? ''
   if (/json|^text\//i.test(type) || type === '') {
-    const text = await response.text()
-    let body: unknown
-    try {
-      body = text === '' ? undefined : JSON.parse(text)
-    } catch {
-      body = undefined
-    }
-    return { status: response.status, headers: response.headers, body, text }
+    const text = bodyText(new Uint8Array(await response.arrayBuffer()))
+    return { status: response.status, headers: response.headers, body: jsonValueOf(text), text }
   }
   const bytes = (await response.arrayBuffer()).byteLength
   return { status: response.status, headers: response.headers, body: undefined, text: bytes === 0 ? '' : `[${bytes} bytes of ${type}]` }

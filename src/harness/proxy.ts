@@ -24,6 +24,7 @@ import { urlToHttpOptions } from 'node:url'
 import { brotliDecompressSync, gunzipSync, inflateRawSync, inflateSync } from 'node:zlib'
 import { InputAudit } from '../contracts/ignored.ts'
 import type { AjvContracts } from '../contracts/ajv.ts'
+import { bodyText, readJsonBody } from '../contracts/body.ts'
 import { SURFACES } from '../contracts/load.ts'
 import { summarise, type Report, type Verdict } from '../contracts/verdicts.ts'
 import { Conformance, type Violation } from './conformance.ts'
@@ -172,13 +173,10 @@ function endToEnd(rawHeaders: string[], connection: string | undefined): string[
   return kept
 }
 
-function parseJson(text: string): unknown {
-  if (text.trim() === '') return undefined
-  try {
-    return JSON.parse(text)
-  } catch {
-    return text
-  }
+/** A body as the mock reads it (contracts/body.ts): its JSON, undefined when it holds none, and text that is no JSON as it is. */
+function readBody(text: string): { value: unknown; notJson: boolean } {
+  const body = readJsonBody(text)
+  return { value: body.kind === 'json' ? body.value : body.kind === 'malformed' ? body.text : undefined, notJson: body.kind === 'malformed' }
 }
 
 const describe = (violations: Violation[]) => violations.map((violation) => `${violation.at}: ${violation.message}`)
@@ -557,6 +555,7 @@ export class ValidatingProxy {
     const { path, query, status, notes, verdicts } = base
 
     let requestBody: unknown
+    let requestNotJson = false
     // The whole body came (or none): a body the upstream answered before it ended is not judged.
     const requestEnded = requestTee.ended || (req.complete && req.readableLength === 0)
     let requestRead = requestTee.size === 0 && requestEnded
@@ -567,7 +566,7 @@ export class ValidatingProxy {
       if (!requestTee.kept) notes.push(`request body not checked (${arrival.requestType ?? 'no Content-Type'}, ${requestTee.size} bytes)`)
       else {
         try {
-          requestBody = parseJson(requestTee.decoded(headerValue(req.headers, 'content-encoding')).toString('utf8'))
+          ;({ value: requestBody, notJson: requestNotJson } = readBody(bodyText(requestTee.decoded(headerValue(req.headers, 'content-encoding')))))
           requestRead = true
         } catch (error) {
           if (!(error instanceof Undecodable)) throw error
@@ -582,8 +581,8 @@ export class ValidatingProxy {
     let responseRead = answer === undefined || (answer.tee.size === 0 && answer.tee.ended)
     if (answer && answer.tee.ended && answer.tee.kept) {
       try {
-        responseText = answer.tee.decoded(headerValue(answer.headers, 'content-encoding')).toString('utf8')
-        responseBody = parseJson(responseText)
+        responseText = bodyText(answer.tee.decoded(headerValue(answer.headers, 'content-encoding')))
+        responseBody = readBody(responseText).value
         responseRead = true
       } catch (error) {
         if (!(error instanceof Undecodable)) throw error
@@ -607,6 +606,7 @@ export class ValidatingProxy {
     const requestViolations = this.conformance.checkRequest(op, {
       query,
       body: requestBody,
+      notJson: requestNotJson,
       contentType: arrival.requestType ?? null,
       bodyUnread: !requestRead,
     })
