@@ -28,7 +28,12 @@ export interface RequestInit {
   excerpt?: string
   /** Answer a 429 as it is instead of waiting it out (a step that expects one). */
   keep429?: boolean
+  /** A write its step marks safe (safe: refused or computes): a read-only client sends it. */
+  safe?: boolean
 }
+
+/** The methods that change nothing: a read-only client sends only these, and the writes marked safe. */
+export const READ_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD'])
 
 /** The requests a run sent (each sent again after a 429 counts again), and how often and how long it waited for the target's rate limit. */
 export interface RateLimitWaits {
@@ -65,10 +70,15 @@ export class HttpClient {
   private pausedUntil = 0
   readonly waits: RateLimitWaits = { requests: 0, times: 0, waitedMs: 0 }
 
-  constructor(private readonly timeoutMs: number) {}
+  /** readOnly: verify --read-only's client, which sends no write that is not marked safe, whoever asks. */
+  constructor(
+    private readonly timeoutMs: number,
+    private readonly readOnly = false,
+  ) {}
 
   async send(method: string, url: string, init: RequestInit): Promise<Exchange> {
     const requestExcerpt = `${method} ${url}${init.excerpt ? ` ${init.excerpt}` : ''}`
+    if (this.readOnly && !READ_METHODS.has(method.toUpperCase()) && !init.safe) return { method, url, requestExcerpt, error: `not sent: --read-only sends no ${method} that a step does not mark safe` }
     for (let retry = 0; ; retry++) {
       const pause = this.pausedUntil - performance.now()
       if (pause > 0) await sleep(pause)
