@@ -329,7 +329,7 @@ export function verifyOptions(): Option[] {
     new Option('--concurrency <n>', 'scenarios run at once').default(4).argParser(integer('the concurrency', 1, 64)),
     new Option('--wait', "without the control API: skip control steps and retry steps with poll until they hold"),
     new Option('--keep', 'keep what the scenarios made (fresh teams on the mock, resources on a target), and list it'),
-    new Option('--read-only', 'change nothing: run only the scenarios with mutates: false, then crawl the team with --token (every GET operation it has data for)'),
+    new Option('--read-only', "change nothing: run only the scenarios with mutates: false in the tokens' team, then crawl it with --token (every GET operation it has data for); sends GET and HEAD and the writes a step marks safe, and nothing to /_mock but GET"),
     new Option('--receiver-url <url>', "public URL that forwards to the runner's webhook receiver (for a target that cannot reach this machine)").argParser(httpUrl),
     new Option('--receiver-port <port>', "port of the runner's webhook receiver on 127.0.0.1 (default: a free one), for the forward behind --receiver-url").argParser(integer('the receiver port', 1, 65_535)),
     new Option('--coverage', 'print, per API operationId, how many scenario steps call it, and the uncovered ones; run nothing'),

@@ -51,12 +51,13 @@ const NOT_REACHED_BECAUSE: Record<SkipKind, (reason: string) => string> = {
   token: (reason) => `no token for a role: ${reason.replace(/^needs /, '')}`,
   data: (reason) => `no data in the team: ${reason.replace(/^no data in the team: /, '')}`,
   'fresh-team': () => 'needs a team of its own (tag fresh-team), which only the control API makes',
+  'read-only': (reason) => `--read-only: ${reason}`,
   receiver: () => "the target cannot reach the runner's webhook receiver (--receiver-url)",
   'not-run': (reason) => reason,
 }
 
 /** The order in which a skip explains an operation best: the target's lack first, then the run's choices. */
-const KIND_ORDER: SkipKind[] = ['data', 'token', 'control', 'fresh-team', 'receiver', 'not-run']
+const KIND_ORDER: SkipKind[] = ['data', 'token', 'control', 'fresh-team', 'read-only', 'receiver', 'not-run']
 
 /** Every API operation's outcome in a run, from the steps of its scenarios (and crawl). */
 export function operationOutcomes(reports: ScenarioReport[], contracts: AjvContracts, context: OutcomeContext): { operations: OperationOutcome[]; reached: number; failed: number } {

@@ -8,10 +8,11 @@ export type Outcome = 'passed' | 'failed' | 'skipped'
 
 /**
  * Why a step did not run, in kinds the coverage table names: the control API is missing, a role has
- * no token, the team holds no such data, the scenario needs a team of its own (tag fresh-team), the
- * target cannot reach the webhook receiver, or an earlier step (or scenario, with --bail) failed.
+ * no token, the team holds no such data, the scenario needs a team of its own (tag fresh-team), it
+ * needs what --read-only does not do (make a team), the target cannot reach the webhook receiver,
+ * or an earlier step (or scenario, with --bail) failed.
  */
-export type SkipKind = 'control' | 'token' | 'data' | 'fresh-team' | 'receiver' | 'not-run'
+export type SkipKind = 'control' | 'token' | 'data' | 'fresh-team' | 'read-only' | 'receiver' | 'not-run'
 
 export interface StepReport {
   name: string
@@ -46,7 +47,7 @@ export interface ScenarioReport {
   /** Failures outside the steps (a fresh team that could not be made). */
   failures: string[]
   steps: StepReport[]
-  /** On a target without the control API: what the scenario left there, and why. */
+  /** On a target without the control API: what the scenario left there, and why (with --read-only, what a target took that a step expected refused). */
   leftBehind: LeftBehind[]
   durationMs: number
 }

@@ -41,7 +41,7 @@ export function runDetails(report: RunReport): string[] {
   if (report.target) lines.push(`Acted in ${report.target}`)
   const { requests, times, waitedMs } = report.rateLimited
   lines.push(`Requests: ${requests}${times > 0 ? `; waited out ${times} ${times === 1 ? 'answer' : 'answers'} 429 (${Math.round(waitedMs / 1000)} s in all)` : ''}`)
-  if (!report.control) {
+  if (!report.control || report.readOnly) {
     lines.push(report.leftBehind.length === 0 ? 'Left behind: nothing' : 'Left behind:')
     for (const { what, why } of report.leftBehind) lines.push(`  ${what}: ${why}`)
   }
