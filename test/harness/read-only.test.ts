@@ -2,7 +2,8 @@
 // API, every request the run sends is logged in front of the mock and is one --read-only allows (GET
 // and HEAD, the writes a step marks safe, nothing but GET to /_mock), and the mock's id sequences
 // are what they were (Acme's next client is 151, as on an untouched mock). A write a step does not
-// mark safe is not sent at all: the scenario fails with a scenario error.
+// mark safe is not sent at all: the scenario fails with a scenario error; one a target takes where a
+// refusal was expected is listed as left behind.
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { LoadedScenario } from '../../src/harness/scenarios.ts'
 import { runScenarios, type RunReport } from '../../src/harness/runner.ts'
@@ -43,9 +44,13 @@ async function nextClientId(request: (path: string, init: RequestInit) => Respon
   return ((await created.json()) as { id: unknown }).id
 }
 
+/** A target that takes a create without a token as the owner's: the refusal a step counts on does not come. */
+let takesCreatesWithoutToken = false
+
 beforeAll(async () => {
   target = await startTarget(async (request, mockFetch) => {
-    const response = await mockFetch(request)
+    const takes = takesCreatesWithoutToken && request.method === 'POST' && !request.headers.has('authorization')
+    const response = await mockFetch(takes ? new Request(request, { headers: { ...Object.fromEntries(request.headers), authorization: `Bearer ${TOKENS.owner}` } }) : request)
     seen.push({ method: request.method, path: new URL(request.url).pathname, status: response.status })
     return response
   })
@@ -133,5 +138,20 @@ describe('a write no step marks safe, under --read-only', () => {
     ])
     expect(seen.filter(({ method }) => method !== 'GET')).toEqual([])
     expect((await fetch(`${target.base}/clients/1`, { headers: { Authorization: `Bearer ${TOKENS.owner}` } })).status).toBe(200)
+  })
+
+  it('a write a target takes where its step expected a refusal fails the step and is listed as left behind: nothing is taken back', async () => {
+    takesCreatesWithoutToken = true
+    try {
+      const taken = await runScenarios({ base: target.base, scenarios: ['scenarios/errors/unauthenticated.yaml'], tokens: { owner: TOKENS.owner }, readOnly: true, contracts })
+      const step = taken.scenarios[0]?.steps.find((entry) => entry.name === 'a create without a token')
+      expect(step?.status).toBe(201)
+      expect(step?.failures).toContain('status: expected 401, got 201')
+      expect(taken.leftBehind).toEqual([
+        { what: `POST ${target.base}/clients`, why: 'answered 201 where step "a create without a token" expected a refusal (safe: refused); --read-only undoes nothing: see to it by hand' },
+      ])
+    } finally {
+      takesCreatesWithoutToken = false
+    }
   })
 })
