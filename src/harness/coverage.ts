@@ -3,6 +3,7 @@
 // failed, or not reached and why (the table every report ends with).
 import type { AjvContracts } from '../contracts/ajv.ts'
 import { Conformance } from './conformance.ts'
+import { violationKeys } from './drift.ts'
 import type { OperationOutcome, RunReport, ScenarioReport, SkipKind, StepReport } from './report.ts'
 import { stepOperationId, type LoadedScenario } from './scenarios.ts'
 
@@ -76,7 +77,10 @@ export function operationOutcomes(reports: ScenarioReport[], contracts: AjvContr
     const answered = mine.filter((step) => step.status !== undefined)
     const succeeded = answered.filter((step) => (step.status as number) >= 200 && (step.status as number) < 300).length
     const entry: OperationOutcome = { operationId: op.id, method: op.method, path: op.path, outcome: 'not reached', answered: answered.length, succeeded }
-    if (answered.some((step) => step.outcome === 'failed')) entry.outcome = 'failed'
+    if (answered.some((step) => step.outcome === 'failed')) {
+      entry.outcome = 'failed'
+      entry.violations = violationKeys(answered.flatMap((step) => step.failures))
+    }
     else if (answered.length > 0) entry.outcome = 'passed'
     else if (mine.length > 0) {
       const skipped = mine.filter((step) => step.outcome === 'skipped').sort((a, b) => KIND_ORDER.indexOf(a.skipKind ?? 'not-run') - KIND_ORDER.indexOf(b.skipKind ?? 'not-run'))[0]
@@ -98,14 +102,15 @@ export function operationsLine(report: Pick<RunReport, 'operations' | 'reached' 
 }
 
 /** The table of every operation, one line each, and the count line last. */
-export function formatOperations(report: Pick<RunReport, 'operations' | 'reached' | 'operationsFailed'>): string[] {
+export function formatOperations(report: Pick<RunReport, 'operations' | 'reached' | 'operationsFailed' | 'drift'>): string[] {
   const idWidth = Math.max(...report.operations.map((entry) => entry.operationId.length))
   const routeWidth = Math.max(...report.operations.map((entry) => entry.method.length + entry.path.length + 1))
   const lines = report.operations.map((entry) => {
     const mark = entry.outcome === 'passed' ? '✓' : entry.outcome === 'failed' ? '✗' : '-'
     const refusals = entry.succeeded === 0 ? `, ${entry.answered === 1 ? 'a refusal' : 'all refusals'}` : ''
     const what = entry.outcome === 'not reached' ? `not reached: ${entry.reason ?? ''}` : `${entry.outcome} (${entry.answered} ${entry.answered === 1 ? 'answer' : 'answers'}${refusals})`
-    return `  ${mark} ${entry.operationId.padEnd(idWidth)}  ${`${entry.method} ${entry.path}`.padEnd(routeWidth)}  ${what}`
+    const moved = report.drift?.operations.find((drift) => drift.operationId === entry.operationId)
+    return `  ${mark} ${entry.operationId.padEnd(idWidth)}  ${`${entry.method} ${entry.path}`.padEnd(routeWidth)}  ${what}${moved ? ` (${moved.kind} since the baseline)` : ''}`
   })
   return [`Operations (${report.operations.length}):`, ...lines, operationsLine(report)]
 }
