@@ -280,6 +280,7 @@ export interface VerifyConfig {
   wait: boolean
   keep: boolean
   readOnly: boolean
+  baseline: string | undefined
   receiverUrl: string | undefined
   receiverPort: number | undefined
   coverage: boolean
@@ -329,7 +330,8 @@ export function verifyOptions(): Option[] {
     new Option('--concurrency <n>', 'scenarios run at once').default(4).argParser(integer('the concurrency', 1, 64)),
     new Option('--wait', "without the control API: skip control steps and retry steps with poll until they hold"),
     new Option('--keep', 'keep what the scenarios made (fresh teams on the mock, resources on a target), and list it'),
-    new Option('--read-only', 'change nothing: run only the scenarios with mutates: false, then crawl the team with --token (every GET operation it has data for)'),
+    new Option('--read-only', "change nothing: run only the scenarios with mutates: false in the tokens' team, then crawl it with --token (every GET operation it has data for); sends GET and HEAD and the writes a step marks safe, and nothing to /_mock but GET"),
+    new Option('--baseline <file>', "compare the operations with an earlier run's --json report: what newly fails or is newly not reached is listed first and exits 1; the same verdicts say no drift").argParser(nonEmpty('the baseline file')),
     new Option('--receiver-url <url>', "public URL that forwards to the runner's webhook receiver (for a target that cannot reach this machine)").argParser(httpUrl),
     new Option('--receiver-port <port>', "port of the runner's webhook receiver on 127.0.0.1 (default: a free one), for the forward behind --receiver-url").argParser(integer('the receiver port', 1, 65_535)),
     new Option('--coverage', 'print, per API operationId, how many scenario steps call it, and the uncovered ones; run nothing'),
@@ -360,6 +362,7 @@ export function toVerifyConfig(options: Record<string, unknown>, environment: No
     wait: options.wait === true,
     keep: options.keep === true,
     readOnly: options.readOnly === true,
+    baseline: options.baseline as string | undefined,
     receiverUrl: options.receiverUrl as string | undefined,
     receiverPort: options.receiverPort as number | undefined,
     coverage: options.coverage === true,
@@ -432,12 +435,14 @@ Examples:
     'after',
     `
 Tokens also come from ${TOKEN_ROLES.map(tokenVariable).join(', ')}
-(in the environment or the --tokens-file). Exit status: 0 nothing failed, 1 a scenario failed,
-2 bad usage, a bad scenario file or an unreachable target.
+(in the environment or the --tokens-file). Exit status: 0 nothing failed, 1 a scenario failed
+(or, with --baseline, an operation newly fails or is newly not reached), 2 bad usage, a bad
+scenario file or baseline, or an unreachable target.
 Examples:
   ivs-mock verify
   ivs-mock verify --base https://sandbox.example/api/v2 --token "$TOKEN" --role-token member="$MEMBER" --junit report.xml
   ivs-mock verify --base https://api.example/api/v2 --token "$READ_ONLY_TOKEN" --read-only
+  ivs-mock verify --base https://sandbox.example/api/v2 --token "$TOKEN" --read-only --baseline last-night.json --json tonight.json
   ivs-mock verify --grep clients --tag rules --json report.json`,
   )
   const proxy = program.command('proxy').description('validating proxy: forward to --upstream and judge every exchange against the contracts').exitOverride()

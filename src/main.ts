@@ -138,6 +138,7 @@ async function verifyAction(options: Record<string, unknown>): Promise<number> {
       wait: config.wait,
       keep: config.keep,
       readOnly: config.readOnly,
+      baseline: config.baseline,
       receiverUrl: config.receiverUrl,
       receiverPort: config.receiverPort,
       samplesDir,

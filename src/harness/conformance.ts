@@ -28,6 +28,8 @@ export interface RequestToCheck {
   contentType?: string | null
   /** The body was not read (too large, or streamed past unread): only the query is checked. */
   bodyUnread?: boolean
+  /** The body is text that is no JSON (as contracts/body.ts reads it), which a JSON operation refuses whole. */
+  notJson?: boolean
 }
 
 export interface ResponseToCheck {
@@ -135,7 +137,8 @@ export class Conformance {
       if (request.body !== undefined && request.contentType && !/json/i.test(request.contentType)) {
         violations.push({ at: 'request header Content-Type', message: `${op.id} takes a JSON body, sent as ${request.contentType}` })
       }
-      if (validate && !validateBody(validate, body)) {
+      if (request.notJson) violations.push({ at: 'request body', message: 'must be valid JSON' })
+      else if (validate && !validateBody(validate, body)) {
         for (const error of describeErrors(validate.errors)) violations.push({ at: error.path ? `request body.${error.path}` : 'request body', message: error.message })
       }
     } else if (op.form !== undefined) {

@@ -3,6 +3,7 @@
 // failed, or not reached and why (the table every report ends with).
 import type { AjvContracts } from '../contracts/ajv.ts'
 import { Conformance } from './conformance.ts'
+import { violationKeys } from './drift.ts'
 import type { OperationOutcome, RunReport, ScenarioReport, SkipKind, StepReport } from './report.ts'
 import { stepOperationId, type LoadedScenario } from './scenarios.ts'
 
@@ -51,6 +52,7 @@ const NOT_REACHED_BECAUSE: Record<SkipKind, (reason: string) => string> = {
   token: (reason) => `no token for a role: ${reason.replace(/^needs /, '')}`,
   data: (reason) => `no data in the team: ${reason.replace(/^no data in the team: /, '')}`,
   'fresh-team': () => 'needs a team of its own (tag fresh-team), which only the control API makes',
+  'read-only': (reason) => `--read-only: ${reason}`,
   receiver: () => "the target cannot reach the runner's webhook receiver (--receiver-url)",
   'not-run': (reason) => reason,
 }
@@ -68,7 +70,7 @@ const RUN_CHOICES = [
 const [NOT_SELECTED, READ_ONLY_WRITE, NOT_CALLED] = RUN_CHOICES.map((choice) => choice.reason) as [string, string, string]
 
 /** The order in which a skip explains an operation best: the target's lack first, then the run's choices. */
-const KIND_ORDER: SkipKind[] = ['data', 'token', 'control', 'fresh-team', 'receiver', 'not-run']
+const KIND_ORDER: SkipKind[] = ['data', 'token', 'control', 'fresh-team', 'read-only', 'receiver', 'not-run']
 
 /** Every API operation's outcome in a run, from the steps of its scenarios (and crawl). */
 export function operationOutcomes(reports: ScenarioReport[], contracts: AjvContracts, context: OutcomeContext): { operations: OperationOutcome[]; reached: number; failed: number } {
@@ -87,7 +89,10 @@ export function operationOutcomes(reports: ScenarioReport[], contracts: AjvContr
     const answered = mine.filter((step) => step.status !== undefined)
     const succeeded = answered.filter((step) => (step.status as number) >= 200 && (step.status as number) < 300).length
     const entry: OperationOutcome = { operationId: op.id, method: op.method, path: op.path, outcome: 'not reached', answered: answered.length, succeeded }
-    if (answered.some((step) => step.outcome === 'failed')) entry.outcome = 'failed'
+    if (answered.some((step) => step.outcome === 'failed')) {
+      entry.outcome = 'failed'
+      entry.violations = violationKeys(answered.flatMap((step) => step.failures))
+    }
     else if (answered.length > 0) entry.outcome = 'passed'
     else if (mine.length > 0) {
       const skipped = mine.filter((step) => step.outcome === 'skipped').sort((a, b) => KIND_ORDER.indexOf(a.skipKind ?? 'not-run') - KIND_ORDER.indexOf(b.skipKind ?? 'not-run'))[0]
@@ -108,9 +113,13 @@ export function operationsLine(report: Pick<RunReport, 'operations' | 'reached' 
   return `${report.reached} of ${report.operations.length} operations reached, ${report.operationsFailed} failed`
 }
 
-/** The table of the operations, one line each but one line a reason for those the run left out by choice, and the count line last. */
-export function formatOperations(report: Pick<RunReport, 'operations' | 'reached' | 'operationsFailed'>): string[] {
-  const choice = (entry: OperationOutcome) => (entry.outcome === 'not reached' ? RUN_CHOICES.find((candidate) => candidate.reason === entry.reason) : undefined)
+/**
+ * The table of the operations, one line each but one line a reason for those the run left out by
+ * choice (an operation that drifted since the baseline keeps its own line), and the count line last.
+ */
+export function formatOperations(report: Pick<RunReport, 'operations' | 'reached' | 'operationsFailed' | 'drift'>): string[] {
+  const movedOf = (entry: OperationOutcome) => report.drift?.operations.find((drift) => drift.operationId === entry.operationId)
+  const choice = (entry: OperationOutcome) => (entry.outcome === 'not reached' && movedOf(entry) === undefined ? RUN_CHOICES.find((candidate) => candidate.reason === entry.reason) : undefined)
   const shown = report.operations.filter((entry) => choice(entry) === undefined)
   const idWidth = Math.max(...shown.map((entry) => entry.operationId.length))
   const routeWidth = Math.max(...shown.map((entry) => entry.method.length + entry.path.length + 1))
@@ -118,7 +127,8 @@ export function formatOperations(report: Pick<RunReport, 'operations' | 'reached
     const mark = entry.outcome === 'passed' ? '✓' : entry.outcome === 'failed' ? '✗' : '-'
     const refusals = entry.succeeded === 0 ? `, ${entry.answered === 1 ? 'a refusal' : 'all refusals'}` : ''
     const what = entry.outcome === 'not reached' ? `not reached: ${entry.reason ?? ''}` : `${entry.outcome} (${entry.answered} ${entry.answered === 1 ? 'answer' : 'answers'}${refusals})`
-    return `  ${mark} ${entry.operationId.padEnd(idWidth)}  ${`${entry.method} ${entry.path}`.padEnd(routeWidth)}  ${what}`
+    const moved = movedOf(entry)
+    return `  ${mark} ${entry.operationId.padEnd(idWidth)}  ${`${entry.method} ${entry.path}`.padEnd(routeWidth)}  ${what}${moved ? ` (${moved.kind} since the baseline)` : ''}`
   })
   for (const { reason, together } of RUN_CHOICES) {
     const left = report.operations.filter((entry) => choice(entry)?.reason === reason).length

@@ -4,6 +4,8 @@
 // has passed, then the request is sent again, since a deployment counts the requests of a whole
 // run (200 a minute per user and team), not of one scenario.
 
+import { bodyText, jsonValueOf } from '../contracts/body.ts'
+
 export interface Answer {
   status: number
   headers: Headers
@@ -26,7 +28,12 @@ export interface RequestInit {
   excerpt?: string
   /** Answer a 429 as it is instead of waiting it out (a step that expects one). */
   keep429?: boolean
+  /** A write its step marks safe (safe: refused or computes): a read-only client sends it. */
+  safe?: boolean
 }
+
+/** The methods that change nothing: a read-only client sends only these, and the writes marked safe. */
+export const READ_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD'])
 
 /** The requests a run sent (each sent again after a 429 counts again), and how often and how long it waited for the target's rate limit. */
 export interface RateLimitWaits {
@@ -45,18 +52,12 @@ function reasonOf(error: unknown): string {
   return cause?.code ?? cause?.message ?? (error as Error).message
 }
 
-/** The JSON body of an answer, its text, or a note for binary content. */
+/** The JSON body of an answer (read as the mock and the proxy read bodies: contracts/body.ts), its text, or a note for binary content. */
 async function readAnswer(response: Response): Promise<Answer> {
   const type = response.headers.get('content-type') ?? ''
   if (/json|^text\//i.test(type) || type === '') {
-    const text = await response.text()
-    let body: unknown
-    try {
-      body = text === '' ? undefined : JSON.parse(text)
-    } catch {
-      body = undefined
-    }
-    return { status: response.status, headers: response.headers, body, text }
+    const text = bodyText(new Uint8Array(await response.arrayBuffer()))
+    return { status: response.status, headers: response.headers, body: jsonValueOf(text), text }
   }
   const bytes = (await response.arrayBuffer()).byteLength
   return { status: response.status, headers: response.headers, body: undefined, text: bytes === 0 ? '' : `[${bytes} bytes of ${type}]` }
@@ -69,10 +70,15 @@ export class HttpClient {
   private pausedUntil = 0
   readonly waits: RateLimitWaits = { requests: 0, times: 0, waitedMs: 0 }
 
-  constructor(private readonly timeoutMs: number) {}
+  /** readOnly: verify --read-only's client, which sends no write that is not marked safe, whoever asks. */
+  constructor(
+    private readonly timeoutMs: number,
+    private readonly readOnly = false,
+  ) {}
 
   async send(method: string, url: string, init: RequestInit): Promise<Exchange> {
     const requestExcerpt = `${method} ${url}${init.excerpt ? ` ${init.excerpt}` : ''}`
+    if (this.readOnly && !READ_METHODS.has(method.toUpperCase()) && !init.safe) return { method, url, requestExcerpt, error: `not sent: --read-only sends no ${method} that a step does not mark safe` }
     for (let retry = 0; ; retry++) {
       const pause = this.pausedUntil - performance.now()
       if (pause > 0) await sleep(pause)

@@ -24,6 +24,7 @@ import { urlToHttpOptions } from 'node:url'
 import { brotliDecompressSync, gunzipSync, inflateRawSync, inflateSync } from 'node:zlib'
 import { InputAudit } from '../contracts/ignored.ts'
 import type { AjvContracts } from '../contracts/ajv.ts'
+import { bodyText, readJsonBody } from '../contracts/body.ts'
 import { SURFACES } from '../contracts/load.ts'
 import { summarise, type Report, type Verdict } from '../contracts/verdicts.ts'
 import { Conformance, type Violation } from './conformance.ts'
@@ -172,13 +173,10 @@ function endToEnd(rawHeaders: string[], connection: string | undefined): string[
   return kept
 }
 
-function parseJson(text: string): unknown {
-  if (text.trim() === '') return undefined
-  try {
-    return JSON.parse(text)
-  } catch {
-    return text
-  }
+/** A body as the mock reads it (contracts/body.ts): its JSON, undefined when it holds none, and text that is no JSON as it is. */
+function readBody(text: string): { value: unknown; notJson: boolean } {
+  const body = readJsonBody(text)
+  return { value: body.kind === 'json' ? body.value : body.kind === 'malformed' ? body.text : undefined, notJson: body.kind === 'malformed' }
 }
 
 const describe = (violations: Violation[]) => violations.map((violation) => `${violation.at}: ${violation.message}`)
@@ -276,6 +274,8 @@ export class ValidatingProxy {
   private readonly underWay = new Set<Promise<void>>()
   /** Every open connection, those the HTTP server no longer looks after (a CONNECT's) included: stop() closes them all. */
   private readonly sockets = new Set<Duplex>()
+  /** The answers each connection has still to send, in the order its requests came. */
+  private readonly answering = new WeakMap<Duplex, Set<ServerResponse>>()
 
   constructor(
     contracts: AjvContracts,
@@ -299,6 +299,7 @@ export class ValidatingProxy {
     server.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex) => this.unreadable(error, socket))
     server.on('connection', (socket: Duplex) => {
       this.sockets.add(socket)
+      this.answering.set(socket, new Set())
       socket.once('close', () => this.sockets.delete(socket))
     })
     this.server = server
@@ -391,6 +392,9 @@ export class ValidatingProxy {
 
   private forward(req: IncomingMessage, res: ServerResponse): void {
     const arrival = this.arrive(req)
+    const answering = this.answering.get(req.socket)
+    answering?.add(res)
+    res.once('close', () => answering?.delete(res))
     const refusal = notForwarded(arrival.method, arrival.target)
     if (refusal !== undefined) {
       req.resume()
@@ -398,7 +402,10 @@ export class ValidatingProxy {
       return
     }
     const headers = endToEnd(req.rawHeaders, headerValue(req.headers, 'connection'))
-    for (let index = 0; index < headers.length; index += 2) if ((headers[index] as string).toLowerCase() === 'host') headers[index + 1] = this.upstream.host
+    let hostAt = -1
+    for (let index = 0; index < headers.length; index += 2) if ((headers[index] as string).toLowerCase() === 'host') headers[(hostAt = index) + 1] = this.upstream.host
+    // An HTTP/1.0 request may come without Host; it goes on as HTTP/1.1, which must carry one.
+    if (hostAt === -1) headers.push('Host', this.upstream.host)
     const send = this.upstream.protocol === 'https:' ? httpsRequest : httpRequest
     let upstreamRequest: ClientRequest
     try {
@@ -489,19 +496,36 @@ export class ValidatingProxy {
     }
     const [status, text] = error.code === 'HPE_HEADER_OVERFLOW' ? [431, 'Request Header Fields Too Large'] : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? [408, 'Request Timeout'] : [400, 'Bad Request']
     const reason = `the request is not one the proxy can read (${error.code ?? error.message})`
-    answerOnSocket(socket, rawAnswer(status, text, reason))
-    const line = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+) (\S+) HTTP\//.exec(error.rawPacket?.subarray(0, 8192).toString('latin1') ?? '')
+    const line = unreadRequestLine(error)
     const arrival: Arrival = {
       req: undefined,
-      method: line?.[1] ?? '-',
-      target: line?.[2] ?? '-',
+      method: line?.method ?? '-',
+      target: line?.target ?? '-',
       at: new Date().toISOString(),
       started: performance.now(),
       requestType: undefined,
       requestTee: new Tee(false),
       recorded: false,
     }
-    this.record(arrival, { status, answeredBy: 'proxy', notRelayed: reason, refused: true })
+    const answer = () => {
+      answerOnSocket(socket, rawAnswer(status, text, reason))
+      this.record(arrival, { status, answeredBy: 'proxy', notRelayed: reason, refused: true })
+    }
+    // Requests read before it (pipelined in the same write) get their answers first, in order, as HTTP/1.1 wants; then the 400 and the close.
+    const before = [...(this.answering.get(socket) ?? [])]
+    if (before.length === 0) return answer()
+    this.track(
+      new Promise<void>((resolve) => {
+        let left = before.length
+        for (const res of before) {
+          res.once('close', () => {
+            if (--left > 0) return
+            answer()
+            resolve()
+          })
+        }
+      }),
+    )
   }
 
   /** The exchange with nothing judged: what any exchange reports. */
@@ -531,6 +555,7 @@ export class ValidatingProxy {
     const { path, query, status, notes, verdicts } = base
 
     let requestBody: unknown
+    let requestNotJson = false
     // The whole body came (or none): a body the upstream answered before it ended is not judged.
     const requestEnded = requestTee.ended || (req.complete && req.readableLength === 0)
     let requestRead = requestTee.size === 0 && requestEnded
@@ -541,7 +566,7 @@ export class ValidatingProxy {
       if (!requestTee.kept) notes.push(`request body not checked (${arrival.requestType ?? 'no Content-Type'}, ${requestTee.size} bytes)`)
       else {
         try {
-          requestBody = parseJson(requestTee.decoded(headerValue(req.headers, 'content-encoding')).toString('utf8'))
+          ;({ value: requestBody, notJson: requestNotJson } = readBody(bodyText(requestTee.decoded(headerValue(req.headers, 'content-encoding')))))
           requestRead = true
         } catch (error) {
           if (!(error instanceof Undecodable)) throw error
@@ -556,8 +581,8 @@ export class ValidatingProxy {
     let responseRead = answer === undefined || (answer.tee.size === 0 && answer.tee.ended)
     if (answer && answer.tee.ended && answer.tee.kept) {
       try {
-        responseText = answer.tee.decoded(headerValue(answer.headers, 'content-encoding')).toString('utf8')
-        responseBody = parseJson(responseText)
+        responseText = bodyText(answer.tee.decoded(headerValue(answer.headers, 'content-encoding')))
+        responseBody = readBody(responseText).value
         responseRead = true
       } catch (error) {
         if (!(error instanceof Undecodable)) throw error
@@ -581,6 +606,7 @@ export class ValidatingProxy {
     const requestViolations = this.conformance.checkRequest(op, {
       query,
       body: requestBody,
+      notJson: requestNotJson,
       contentType: arrival.requestType ?? null,
       bodyUnread: !requestRead,
     })
@@ -600,6 +626,48 @@ export class ValidatingProxy {
     for (const violation of responseViolations) verdicts.push({ kind: 'response_violation', at: violation.at, message: violation.message })
     return { ...base, operationId: op.id, requestViolations: describe(requestViolations), responseViolations: describe(responseViolations), recorded }
   }
+}
+
+const REQUEST_LINE = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+) (\S+) HTTP\/\d\.\d\r?\n/
+
+/** Where the request at `start` of a chunk ends, by its framing (Content-Length or chunked); undefined when the chunk does not hold all of it. */
+function messageEnd(text: string, start: number): number | undefined {
+  const headEnd = text.indexOf('\r\n\r\n', start)
+  if (headEnd === -1) return undefined
+  const head = text.slice(start, headEnd)
+  let at = headEnd + 4
+  if (!/^transfer-encoding:.*chunked/im.test(head)) return at + Number(/^content-length:[ \t]*(\d+)[ \t]*$/im.exec(head)?.[1] ?? 0)
+  for (let chunks = 0; chunks < 10_000; chunks++) {
+    const lineEnd = text.indexOf('\r\n', at)
+    if (lineEnd === -1) return undefined
+    const size = Number.parseInt(text.slice(at, lineEnd), 16)
+    at = lineEnd + 2
+    if (!(size > 0)) return text.startsWith('\r\n', at) ? at + 2 : text.indexOf('\r\n\r\n', at) === -1 ? undefined : text.indexOf('\r\n\r\n', at) + 4
+    at += size + 2
+  }
+  return undefined
+}
+
+/**
+ * The request line of the request Node could not read. The chunk its parser failed in may hold
+ * requests it did read before it (pipelined in the same write): they are walked by their framing to
+ * the one the failure lies in. Undefined when that one's request line is what broke, or the chunk
+ * starts inside a request.
+ */
+function unreadRequestLine(error: NodeJS.ErrnoException & { rawPacket?: Buffer; bytesParsed?: number }): { method: string; target: string } | undefined {
+  const packet = error.rawPacket
+  if (!packet) return undefined
+  const text = packet.subarray(0, 1024 * 1024).toString('latin1')
+  const failedAt = error.bytesParsed ?? text.length
+  let start = 0
+  for (let walked = 0; walked < 1000; walked++) {
+    const line = REQUEST_LINE.exec(text.slice(start, start + 8192))
+    if (!line) return undefined
+    const end = messageEnd(text, start)
+    if (end === undefined || end > failedAt) return { method: line[1] as string, target: line[2] as string }
+    start = end
+  }
+  return undefined
 }
 
 /**

@@ -2,6 +2,7 @@
 // scenario's receive steps see only the deliveries of webhooks it pointed at {{receiver.url}}.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { bodyText, jsonValueOf } from '../contracts/body.ts'
 
 export interface Delivery {
   /** Header names in lower case. */
@@ -49,12 +50,7 @@ export class Receiver {
 
   private accept(key: string, rawHeaders: Record<string, string | string[] | undefined>, raw: Buffer): void {
     const headers = Object.fromEntries(Object.entries(rawHeaders).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : (value ?? '')]))
-    let body: unknown
-    try {
-      body = JSON.parse(raw.toString('utf8'))
-    } catch {
-      body = undefined
-    }
+    const body = jsonValueOf(bodyText(raw))
     const event = typeof body === 'object' && body !== null && typeof (body as { event?: unknown }).event === 'string' ? (body as { event: string }).event : undefined
     const delivery: Delivery = { headers, raw, body, event }
     const waiting = this.waiters.get(key) ?? []

@@ -1,6 +1,6 @@
 // What a run reports, as data: each scenario with its steps, each API operation with its outcome,
-// and what the run left on the target. The runner makes it; the console, JUnit and JSON reports and
-// the coverage table read it.
+// what the run left on the target, and with --baseline how the operations moved since an earlier run
+// (drift.ts). The runner makes it; the console, JUnit and JSON reports and the coverage table read it.
 import type { RateLimitWaits } from './http.ts'
 import type { LeftBehind } from './residue.ts'
 
@@ -8,10 +8,11 @@ export type Outcome = 'passed' | 'failed' | 'skipped'
 
 /**
  * Why a step did not run, in kinds the coverage table names: the control API is missing, a role has
- * no token, the team holds no such data, the scenario needs a team of its own (tag fresh-team), the
- * target cannot reach the webhook receiver, or an earlier step (or scenario, with --bail) failed.
+ * no token, the team holds no such data, the scenario needs a team of its own (tag fresh-team), it
+ * needs what --read-only does not do (make a team), the target cannot reach the webhook receiver,
+ * or an earlier step (or scenario, with --bail) failed.
  */
-export type SkipKind = 'control' | 'token' | 'data' | 'fresh-team' | 'receiver' | 'not-run'
+export type SkipKind = 'control' | 'token' | 'data' | 'fresh-team' | 'read-only' | 'receiver' | 'not-run'
 
 export interface StepReport {
   name: string
@@ -46,7 +47,7 @@ export interface ScenarioReport {
   /** Failures outside the steps (a fresh team that could not be made). */
   failures: string[]
   steps: StepReport[]
-  /** On a target without the control API: what the scenario left there, and why. */
+  /** On a target without the control API: what the scenario left there, and why (with --read-only, what a target took that a step expected refused). */
   leftBehind: LeftBehind[]
   durationMs: number
 }
@@ -73,6 +74,8 @@ export interface RunReport {
   /** Operations reached (an answer judged), and of those, failed. */
   reached: number
   operationsFailed: number
+  /** With --baseline: how the operations moved since an earlier run (first in every report). */
+  drift?: Drift
 }
 
 /** An API operation in a run: passed, failed, or not reached and why. */
@@ -86,4 +89,31 @@ export interface OperationOutcome {
   succeeded: number
   /** Why it was not reached. */
   reason?: string
+  /** A failed operation's violations, each once, as identities that hold from run to run (drift.ts): what --baseline compares. */
+  violations?: string[]
+}
+
+/** How an operation's verdict moved since the baseline. */
+export type DriftKind = 'newly failing' | 'newly unreachable' | 'new violations' | 'recovered' | 'newly reached'
+
+export interface OperationDrift {
+  operationId: string
+  method: string
+  path: string
+  kind: DriftKind
+  /** The baseline's verdict and this run's. */
+  was: OperationOutcome['outcome']
+  now: OperationOutcome['outcome']
+  /** Why it is not reached now (newly unreachable). */
+  reason?: string
+  /** This run's violations the baseline did not have (newly failing, new violations). */
+  newViolations: string[]
+}
+
+export interface Drift {
+  baseline: { file: string; base?: string; startedAt?: string }
+  /** Whether anything got worse: an operation newly failing or newly unreachable. */
+  worse: boolean
+  /** Every change, the worse first (newly failing, newly unreachable, new violations, then recovered and newly reached). */
+  operations: OperationDrift[]
 }

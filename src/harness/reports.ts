@@ -5,8 +5,9 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import junitModule from 'junit-report-builder'
 import { formatOperations, operationsLine } from './coverage.ts'
+import { driftLine, formatDrift } from './drift.ts'
 import type { LoadedScenario } from './scenarios.ts'
-import type { RunReport, ScenarioReport } from './report.ts'
+import type { Drift, RunReport, ScenarioReport } from './report.ts'
 
 // A CommonJS package whose module.exports is the builder; under NodeNext the default is the module.
 const junit = junitModule as unknown as typeof junitModule.default
@@ -41,16 +42,16 @@ export function runDetails(report: RunReport): string[] {
   if (report.target) lines.push(`Acted in ${report.target}`)
   const { requests, times, waitedMs } = report.rateLimited
   lines.push(`Requests: ${requests}${times > 0 ? `; waited out ${times} ${times === 1 ? 'answer' : 'answers'} 429 (${Math.round(waitedMs / 1000)} s in all)` : ''}`)
-  if (!report.control) {
+  if (!report.control || report.readOnly) {
     lines.push(report.leftBehind.length === 0 ? 'Left behind: nothing' : 'Left behind:')
     for (const { what, why } of report.leftBehind) lines.push(`  ${what}: ${why}`)
   }
   return lines
 }
 
-/** The end of every report: the scenarios' summary, the operations table and the line of operations reached. */
+/** The end of every report: the drift since a baseline first, the scenarios' summary, the operations table and the line of operations reached. */
 export function closingLines(report: RunReport): string[] {
-  return [...runDetails(report), summaryLine(report), ...formatOperations(report)]
+  return [...(report.drift ? formatDrift(report.drift) : []), ...runDetails(report), summaryLine(report), ...formatOperations(report)]
 }
 
 export interface ConsoleOptions {
@@ -112,9 +113,22 @@ export class ConsoleReporter {
   }
 }
 
-/** JUnit XML: one suite for the run, one test case per scenario (class name: its file), failures with their details. */
+/** The drift as a test suite, first in the file: a test case per operation that moved, failed where it got worse or fails in new ways. */
+function driftSuite(builder: ReturnType<typeof junit.newBuilder>, drift: Drift): void {
+  const suite = builder.testSuite().name('drift').property('baseline', drift.baseline.file).property('summary', formatDrift(drift)[0] as string)
+  if (drift.operations.length === 0) suite.testCase().className('drift').name('no drift since the baseline')
+  for (const entry of drift.operations) {
+    const testCase = suite.testCase().className('drift').name(`${entry.operationId} (${entry.method} ${entry.path})`)
+    const details = [driftLine(entry), ...entry.newViolations.map((violation) => `new: ${violation}`)].join('\n')
+    if (entry.kind === 'recovered' || entry.kind === 'newly reached') testCase.standardOutput(details)
+    else testCase.failure(driftLine(entry), 'Drift').stacktrace(details)
+  }
+}
+
+/** JUnit XML: the drift since a baseline first, then one suite for the run, one test case per scenario (class name: its file), failures with their details. */
 export function junitXml(report: RunReport): string {
   const builder = junit.newBuilder()
+  if (report.drift) driftSuite(builder, report.drift)
   const suite = builder.testSuite().name('ivs-mock verify').property('base', report.base).time(report.durationMs / 1000)
   for (const scenario of report.scenarios) {
     const testCase = suite.testCase().className(scenario.file.replace(/\.(ya?ml|json)$/, '')).name(scenario.name).file(scenario.file).time(scenario.durationMs / 1000)
@@ -138,8 +152,9 @@ export function junitXml(report: RunReport): string {
   return builder.build()
 }
 
+/** The run as JSON, the drift since a baseline first. */
 export function jsonReport(report: RunReport): string {
-  return `${JSON.stringify(report, null, 2)}\n`
+  return `${JSON.stringify(report.drift ? { drift: report.drift, ...report } : report, null, 2)}\n`
 }
 
 export function writeReport(file: string, content: string): void {

@@ -5,8 +5,9 @@
 // user and the team, which a scenario may change but nobody deletes, get back what they said before
 // its first change. Organisations, which the API can neither delete nor archive, become spares: the
 // next run finds them by their reference and uses one where a scenario would create one, so a
-// second run adds none. What stays anyway (the credit history's debits) is listed with why. A
-// delete the maker's role may not do is done again with the team owner's token.
+// second run adds none, and lists none: a run lists only what it made. What stays anyway (the
+// credit history's debits) is listed with why. A delete the maker's role may not do is done again
+// with the team owner's token.
 import type { AjvContracts } from '../contracts/ajv.ts'
 import type { OperationContract } from '../contracts/load.ts'
 import type { Answer, HttpClient } from './http.ts'
@@ -97,14 +98,18 @@ export class SpareOrganisations {
     return isObject(body) ? { ...FRESH_ORGANISATION, ...body } : body
   }
 
-  /** Makes an organisation a spare again: no assignees, the spare's name and reference, nothing else. */
-  async release(id: Id, token: string | undefined): Promise<LeftBehind> {
+  /**
+   * Makes an organisation a spare again: no assignees, the spare's name and reference, nothing else.
+   * What the run left: an organisation it made, kept as a spare; one it reused only when it could
+   * not be made a spare again (it was there before the run).
+   */
+  async release(id: Id, token: string | undefined, made: boolean): Promise<LeftBehind | undefined> {
     await this.request('DELETE', `/organisations/${String(id)}/assignees`, token)
     const patched = await this.request('PATCH', `/organisations/${String(id)}`, token, { ...FRESH_ORGANISATION, name: SPARE_NAME, reference: SPARE_REFERENCE })
     if (patched?.status === 200) {
-      return { what: `organisation ${String(id)}`, why: `the API cannot delete organisations: kept as a spare (reference ${SPARE_REFERENCE}), which the next run uses instead of creating one` }
+      return made ? { what: `organisation ${String(id)}`, why: `the API cannot delete organisations: kept as a spare (reference ${SPARE_REFERENCE}), which the next run uses instead of creating one` } : undefined
     }
-    return { what: `organisation ${String(id)}`, why: `the API cannot delete organisations, and making it a spare failed (PATCH answered ${patched?.status ?? 'nothing'}): rename it by hand` }
+    return { what: `organisation ${String(id)}`, why: `the API cannot delete organisations, and making it a spare ${made ? '' : 'again '}failed (PATCH answered ${patched?.status ?? 'nothing'}): rename it by hand` }
   }
 
   private async list(token: string | undefined): Promise<Id[]> {
@@ -141,7 +146,8 @@ interface Made {
 /** One scenario's residue on a real target: what it made, changed and reused, and how to take each back. */
 export class ScenarioResidue {
   private readonly made: Made[] = []
-  private readonly spares: { id: Id; token: string | undefined }[] = []
+  /** Organisations it made (made) or reused (a spare an earlier run, or another scenario, left). */
+  private readonly spares: { id: Id; token: string | undefined; made: boolean }[] = []
   /** The user's and team's fields before the scenario's first change, by path and token. */
   private readonly before = new Map<string, { path: string; token: string | undefined; body: Record<string, unknown>; changed: Set<string> }>()
   /** Credit history entries the scenario's paid steps added. */
@@ -172,7 +178,7 @@ export class ScenarioResidue {
       return
     }
     if (op.id === 'organisations.create') {
-      if (isObject(body) && (typeof body.id === 'number' || typeof body.id === 'string')) this.spares.push({ id: body.id, token })
+      if (isObject(body) && (typeof body.id === 'number' || typeof body.id === 'string')) this.spares.push({ id: body.id, token, made: true })
       return
     }
     const detail = detailOperationOf(this.contracts, op)
@@ -182,7 +188,7 @@ export class ScenarioResidue {
 
   /** A spare organisation the scenario uses in place of one it would have created. */
   reused(id: Id, token: string | undefined): void {
-    this.spares.push({ id, token })
+    this.spares.push({ id, token, made: false })
   }
 
   /** Before a PATCH of the user or the team (no path parameters: nothing deletes them): what they say now, once per token. */
@@ -215,7 +221,10 @@ export class ScenarioResidue {
       if (status !== undefined && status !== 404 && (status < 200 || status >= 300)) left.push({ what: made.what, why: `DELETE ${made.undo as string} answered ${status}` })
       else if (status === undefined) left.push({ what: made.what, why: `DELETE ${made.undo as string} got no answer` })
     }
-    for (const { id, token } of this.spares) left.push(await this.spareOrganisations.release(id, token))
+    for (const { id, token, made } of this.spares) {
+      const stays = await this.spareOrganisations.release(id, token, made)
+      if (stays) left.push(stays)
+    }
     for (const { path, token, body, changed } of this.before.values()) {
       if (changed.size === 0) continue
       const restore = Object.fromEntries([...changed].map((field) => [field, body[field]]))
@@ -233,7 +242,8 @@ export class ScenarioResidue {
 
   /** What the scenario made, kept as it is (--keep). */
   kept(): LeftBehind[] {
-    const left: LeftBehind[] = [...this.made.map(({ what }) => what), ...this.spares.map(({ id }) => `organisation ${String(id)}`)].map((what) => ({ what, why: 'kept (--keep)' }))
+    const left: LeftBehind[] = [...this.made.map(({ what }) => what), ...this.spares.filter(({ made }) => made).map(({ id }) => `organisation ${String(id)}`)].map((what) => ({ what, why: 'kept (--keep)' }))
+    for (const { id } of this.spares.filter(({ made }) => !made)) left.push({ what: `organisation ${String(id)}`, why: 'kept (--keep) as the scenario left it: a spare an earlier run made, reused' })
     if (this.debits > 0) left.push({ what: `${this.debits} credit history ${this.debits === 1 ? 'entry' : 'entries'}`, why: "the debits of paid check steps: the team's credit history keeps every entry" })
     return left
   }

@@ -11,14 +11,14 @@ import type { Expect, Find, Matcher, Poll, Role } from '../contracts/scenario.ge
 import { Conformance } from './conformance.ts'
 import { operationOutcomes } from './coverage.ts'
 import { crawl, crawlWithoutToken } from './crawl.ts'
-import { HttpClient, type Answer } from './http.ts'
+import { HttpClient, READ_METHODS, type Answer } from './http.ts'
 // The check the package publishes for receivers (ivs-mock/webhooks): the runner trusts a delivery as a user's receiver would.
 import { verifySignature } from '../webhook-delivery/verify.js'
 import { Receiver, type Delivery } from './receiver.ts'
 import type { Outcome, RunReport, ScenarioReport, SkipKind, StepReport } from './report.ts'
-import { mergeLeftBehind, ScenarioResidue, SpareOrganisations } from './residue.ts'
+import { mergeLeftBehind, ScenarioResidue, SpareOrganisations, type LeftBehind } from './residue.ts'
 import type { TokenRole } from './roles.ts'
-import { defaultSamplesDir, loadScenarios, stepKind, stepOperationId, type ControlStep, type LoadedScenario, type OperationStep, type PathStep, type ReceiveStep, type Step } from './scenarios.ts'
+import { defaultSamplesDir, loadScenarios, notReadOnly, stepKind, stepOperationId, type ControlStep, type LoadedScenario, type OperationStep, type PathStep, type ReceiveStep, type Step } from './scenarios.ts'
 import { describeProfile, learnTarget, type TargetProfile } from './target.ts'
 import { excerpt, interpolate, mismatch, valueAt, VariableError, type Variables } from './values.ts'
 
@@ -42,7 +42,12 @@ export interface RunOptions {
   wait?: boolean
   /** Leave what the scenarios made (teams on the mock, resources on a real target). */
   keep?: boolean
-  /** Only scenarios with mutates: false, then a crawl of the team as it is (GET only), with the owner's token. */
+  /**
+   * Change nothing, whatever the target: only scenarios with mutates: false, in the tokens' team (no
+   * team of their own, even on the mock), then a crawl of the team as it is with the owner's token.
+   * Sends GET and HEAD, and the writes a step marks safe (refused or computes); nothing else, and
+   * nothing to /_mock but GET.
+   */
   readOnly?: boolean
   /** Only scenarios whose name (or file) matches. */
   grep?: RegExp
@@ -144,6 +149,8 @@ export class Runner {
   private readonly origin: string
   private readonly runId = randomBytes(3).toString('hex')
   private control = false
+  /** Each scenario runs in teams of its own, made with the control API (on the mock, unless --read-only). */
+  private ownTeams = false
   private profile: TargetProfile | undefined
   private readonly spares: SpareOrganisations
   private receiver: Receiver | undefined
@@ -152,7 +159,7 @@ export class Runner {
   constructor(private readonly options: RunOptions) {
     this.contracts = options.contracts ?? loadContracts()
     this.conformance = new Conformance(this.contracts)
-    this.http = new HttpClient(options.timeoutMs ?? 30_000)
+    this.http = new HttpClient(options.timeoutMs ?? 30_000, options.readOnly === true)
     this.base = options.base.replace(/\/+$/, '')
     if (!/^https?:\/\/[^/]+.*\/api\/v2$/.test(this.base)) throw new RunUsageError(`the base URL must be the API's, ending in /api/v2 (got ${options.base})`)
     this.origin = this.base.slice(0, -'/api/v2'.length)
@@ -248,8 +255,21 @@ export class Runner {
     if (!status.answer) throw new TargetUnreachableError(`cannot reach ${this.base} (GET /status: ${status.error ?? 'no answer'})`)
     const clock = await this.http.send('GET', `${this.origin}/_mock/clock`, { headers: { Accept: 'application/json' } })
     this.control = clock.answer?.status === 200 && (clock.answer.body as { object?: unknown } | undefined)?.object === 'mock_clock'
-    const tokens = this.options.tokens ?? {}
-    if (!this.control || (this.options.readOnly && tokens.owner)) this.profile = await learnTarget(this.http, this.base, tokens)
+    // --read-only makes no team (POST /_mock/teams writes): its scenarios act in the tokens' team, as on a deployment.
+    this.ownTeams = this.control && this.options.readOnly !== true
+    if (!this.ownTeams) this.profile = await learnTarget(this.http, this.base, this.options.tokens ?? {})
+  }
+
+  /**
+   * Under --read-only, what a target took that a step sent expecting a refusal (safe: refused): the
+   * run undoes nothing, so it is listed for a person to see to.
+   */
+  private takenWrites(scenario: LoadedScenario, report: ScenarioReport): LeftBehind[] {
+    return report.steps.flatMap((step, index) => {
+      const marked = scenario.steps[index] as { safe?: string } | undefined
+      const taken = marked?.safe === 'refused' && step.status !== undefined && successful(step.status) && !READ_METHODS.has(step.method ?? 'GET')
+      return taken ? [{ what: `${step.method ?? ''} ${step.url ?? ''}`, why: `answered ${step.status ?? ''} where step "${step.name}" expected a refusal (safe: refused); --read-only undoes nothing: see to it by hand` }] : []
+    })
   }
 
   private skipped(scenario: LoadedScenario, reason: string, kind: SkipKind): ScenarioReport {
@@ -283,7 +303,8 @@ export class Runner {
     const began = performance.now()
     const report: ScenarioReport = { ...this.skipped(scenario, '', 'not-run'), outcome: 'passed', skipReason: undefined, skipKind: undefined, steps: [] }
     const key = `${index}-${scenario.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').slice(0, 40)}`
-    const residue = this.control ? undefined : new ScenarioResidue(this.contracts, this.http, this.base, this.spares)
+    // --read-only sends nothing that makes anything, so it takes nothing back (takenWrites says what a target took anyway).
+    const residue = this.ownTeams || this.options.readOnly ? undefined : new ScenarioResidue(this.contracts, this.http, this.base, this.spares)
     let identity: Identity | undefined
     try {
       identity = await this.identify(scenario)
@@ -326,6 +347,7 @@ export class Runner {
     } finally {
       this.receiver?.forget(key)
       if (residue) report.leftBehind = this.options.keep ? residue.kept() : await residue.takeBack()
+      if (this.options.readOnly) report.leftBehind = this.takenWrites(scenario, report)
       if (!this.options.keep) for (const team of identity?.teams ?? []) await this.http.send('DELETE', `${this.origin}/_mock/teams/${team}`, { headers: {} })
     }
     report.durationMs = Math.round(performance.now() - began)
@@ -340,7 +362,7 @@ export class Runner {
   private async identify(scenario: LoadedScenario): Promise<Identity> {
     const roles = this.rolesOf(scenario)
     const legacyTeam = scenario.team?.cases === false
-    if (this.control) {
+    if (this.ownTeams) {
       const identity: Identity = { tokens: {}, users: {}, teams: [] }
       const main = await this.freshTeam(scenario.team ?? {}, identity)
       Object.assign(identity.tokens, main.tokens)
@@ -349,6 +371,9 @@ export class Runner {
       if (roles.has('other-team')) identity.tokens['other-team'] = (await this.freshTeam({}, identity)).tokens.owner
       if (roles.has('legacy')) identity.tokens.legacy = legacyTeam ? main.tokens.owner : (await this.freshTeam({ cases: false }, identity)).tokens.owner
       return identity
+    }
+    if (scenario.tags?.includes(FRESH_TEAM_TAG) && this.control) {
+      throw new Halt('skipped', `judges counts or orders of a whole team (tag ${FRESH_TEAM_TAG}), so it needs a team of its own, which --read-only does not make (it writes nothing to /_mock)`, 'read-only')
     }
     if (scenario.tags?.includes(FRESH_TEAM_TAG)) {
       throw new Halt('skipped', `judges counts or orders of a whole team (tag ${FRESH_TEAM_TAG}), so it needs a team of its own, which only the mock's control API makes`, 'fresh-team')
@@ -463,6 +488,11 @@ export class Runner {
    * retried while `poll` allows. Answers a Halt when a find found nothing and may skip.
    */
   private async call(step: OperationStep | PathStep | ControlStep, variables: Variables, identity: Identity, stepReport: StepReport, residue: ScenarioResidue | undefined): Promise<Halt | undefined> {
+    const unsafe = this.options.readOnly ? notReadOnly(step, this.contracts) : undefined
+    if (unsafe) {
+      stepReport.failures.push(`scenario error: not sent: --read-only sends GET and HEAD and the writes a step marks safe (safe: refused or computes), nothing else to /_mock, and ${unsafe}`)
+      return undefined
+    }
     const control = 'control' in step
     const role: Role = control ? 'none' : ((step as OperationStep).as ?? 'owner')
     const token = role === 'none' ? undefined : identity.tokens[role]
@@ -535,7 +565,7 @@ export class Runner {
     const keep429 = [expectations.status].flat().includes(429)
     for (let attempt = 1; ; attempt++) {
       stepReport.failures = []
-      const exchange = await this.http.send(method, url, { headers, body, excerpt: bodyExcerpt, keep429 })
+      const exchange = await this.http.send(method, url, { headers, body, excerpt: bodyExcerpt, keep429, safe: 'safe' in step && step.safe !== undefined })
       Object.assign(stepReport, { method, url, request: exchange.requestExcerpt, status: exchange.answer?.status })
       let halt: Halt | undefined
       if (!exchange.answer) {

@@ -8,6 +8,7 @@ import { parse as parseYaml, YAMLParseError } from 'yaml'
 import type { AjvContracts } from '../contracts/ajv.ts'
 import { CONTRACTS_BASE, dotPath, type JsonSchema } from '../contracts/load.ts'
 import type { Conformance } from './conformance.ts'
+import { READ_METHODS } from './http.ts'
 import type { ControlStep, OperationStep, PathStep, ReceiveStep, Scenario, Step } from '../contracts/scenario.generated.ts'
 
 export type { ControlStep, OperationStep, PathStep, ReceiveStep, Scenario, Step }
@@ -155,7 +156,27 @@ function schemaProblems(content: unknown, validators: ReturnType<typeof formatVa
   return problems
 }
 
-/** What the schema cannot say: operationIds that exist, unique names, samples that exist. */
+/** The method an operation, path or control step sends (undefined for a receive step or an unknown operation). */
+export function stepMethod(step: Step, contracts: AjvContracts): string | undefined {
+  if ('operation' in step) return contracts.operations.get(step.operation)?.method
+  if ('control' in step) return contracts.operations.get(step.control)?.method
+  return 'method' in step ? step.method : undefined
+}
+
+/**
+ * Why --read-only does not send a step, or undefined: a control step other than a GET (a write to
+ * /_mock), or a write (anything but GET and HEAD) the step does not mark safe.
+ */
+export function notReadOnly(step: Step, contracts: AjvContracts): string | undefined {
+  const method = stepMethod(step, contracts)
+  if (method === undefined || READ_METHODS.has(method)) return undefined
+  if ('control' in step) return `${step.control} is a ${method} to the mock's control API (/_mock)`
+  if ('safe' in step && step.safe !== undefined) return undefined
+  const what = 'operation' in step ? `${step.operation} (${method})` : `${method} ${'path' in step ? step.path : ''}`
+  return `${what} is a write the step does not mark safe`
+}
+
+/** What the schema cannot say: operationIds that exist, unique names, samples that exist, writes a scenario with mutates: false does not mark safe. */
 function contractProblems(scenario: Scenario, contracts: AjvContracts, samplesDir: string): string[] {
   const problems: string[] = []
   const seen = new Set<string>()
@@ -171,6 +192,15 @@ function contractProblems(scenario: Scenario, contracts: AjvContracts, samplesDi
     if ('control' in step) {
       const op = contracts.operations.get(step.control)
       if (!op || op.surface !== 'control') problems.push(`${at}.control: no control operation ${step.control} in contracts/control`)
+    }
+    if ('safe' in step && step.safe === 'refused') {
+      const statuses = [step.expect?.status ?? []].flat()
+      if (statuses.length === 0 || statuses.some((status) => status < 400 || status > 499)) problems.push(`${at}.safe: refused needs expect.status with only 4xx statuses (the refusal the step checks)`)
+    }
+    const unsafe = scenario.mutates === false ? notReadOnly(step, contracts) : undefined
+    if (unsafe) {
+      const remedy = 'control' in step ? 'drop mutates: false' : 'mark it safe: refused if the API refuses it before any change and the step checks that refusal, safe: computes if the operation only works out an answer, or drop mutates: false'
+      problems.push(`${at}: mutates: false, but ${unsafe}: ${remedy}`)
     }
     if ('upload' in step && step.upload && !existsSync(join(samplesDir, step.upload.sample))) {
       problems.push(`${at}.upload.sample: no sample ${step.upload.sample} in fixtures/samples`)

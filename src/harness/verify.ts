@@ -1,7 +1,9 @@
 // `ivs-mock verify`: loads the scenarios, runs them against a base URL with the console reporter,
-// writes the JUnit and JSON reports, and answers the exit status (0 passed, 1 failed, 2 unusable).
+// compares the operations with a baseline (an earlier run's JSON report), writes the JUnit and JSON
+// reports, and answers the exit status (0 passed, 1 failed or worse than the baseline, 2 unusable).
 import { loadContracts } from '../contracts/ajv.ts'
 import { coverage, formatCoverage } from './coverage.ts'
+import { BaselineError, compareWithBaseline, readBaseline, type Baseline } from './drift.ts'
 import { ConsoleReporter, jsonReport, junitXml, writeReport } from './reports.ts'
 import { TOKEN_ROLES, type TokenRole } from './roles.ts'
 import { RunUsageError, Runner, TargetUnreachableError } from './runner.ts'
@@ -25,6 +27,8 @@ export interface VerifyRequest {
   wait?: boolean
   keep?: boolean
   readOnly?: boolean
+  /** An earlier run's JSON report (--json) to compare the operations with. */
+  baseline?: string
   receiverUrl?: string
   receiverPort?: number
   samplesDir?: string
@@ -57,6 +61,14 @@ export function printCoverage(paths: string[], out: NodeJS.WriteStream = process
 export async function verify(request: VerifyRequest): Promise<number> {
   const out = request.out ?? process.stdout
   const err = request.err ?? process.stderr
+  let baseline: Baseline | undefined
+  try {
+    baseline = request.baseline === undefined ? undefined : readBaseline(request.baseline)
+  } catch (error) {
+    if (!(error instanceof BaselineError)) throw error
+    err.write(`ivs-mock verify: ${error.message}\n`)
+    return EXIT_UNUSABLE
+  }
   const scenarios = loadOrReport(request.scenarioPaths, err)
   if (!scenarios) return EXIT_UNUSABLE
   const tokens = Object.fromEntries(Object.entries(request.tokens).filter(([role]) => (TOKEN_ROLES as readonly string[]).includes(role))) as Partial<Record<TokenRole, string>>
@@ -86,10 +98,11 @@ export async function verify(request: VerifyRequest): Promise<number> {
       err.write('ivs-mock verify: no scenario matches --grep, --tag and --read-only\n')
       return EXIT_UNUSABLE
     }
+    if (baseline) report.drift = compareWithBaseline(report, baseline)
     reporter?.finish(report)
     if (request.junit) writeReport(request.junit, junitXml(report))
     if (request.json) writeReport(request.json, jsonReport(report))
-    return report.failed > 0 ? EXIT_FAILED : EXIT_PASSED
+    return report.failed > 0 || report.drift?.worse === true ? EXIT_FAILED : EXIT_PASSED
   } catch (error) {
     if (error instanceof TargetUnreachableError || error instanceof RunUsageError) {
       err.write(`ivs-mock verify: ${error.message}\n`)

@@ -3,6 +3,7 @@
 // a body sent without one (chunked) as soon as it passes the limit, with the web server's 413 page
 // (as uploads are, kernel/multipart.ts). Nothing larger than the limit is ever held in memory.
 import type { Context } from 'hono'
+import { bodyText } from '../contracts/body.ts'
 import type { KernelEnv } from './env.ts'
 import { HttpError, payloadTooLarge } from './errors.ts'
 
@@ -27,13 +28,14 @@ export class BodyCutShort extends HttpError {
 }
 
 /**
- * The body as UTF-8 text (a byte-order mark dropped, as Request.text() does). Throws the 413 page
- * when it is larger than maxBytes, BodyCutShort when it breaks off.
+ * The body as text, read by contracts/body.ts (UTF-8, a byte-order mark dropped), as the harness
+ * reads what it sees on the wire. Throws the 413 page when it is larger than maxBytes, BodyCutShort
+ * when it breaks off.
  *
  * `framed`: the request came off a socket, where Node's HTTP parser delivers no more body than its
  * Content-Length says. Such a body, declared within the limit, is read whole by the adapter's
- * Request.text(), straight from the socket: streaming it through request.body instead builds a
- * full web Request (an AbortController, a ReadableStream), which cost more than the rest of a
+ * Request.arrayBuffer(), straight from the socket: streaming it through request.body instead builds
+ * a full web Request (an AbortController, a ReadableStream), which cost more than the rest of a
  * POST /clients (npm run bench). A body without a Content-Length (chunked), or one that did not
  * come off a socket, is counted while it arrives.
  */
@@ -42,7 +44,7 @@ export async function readBodyText(request: Request, maxBytes: number, framed = 
   if (declared > maxBytes) throw payloadTooLarge()
   if (framed && Number.isInteger(declared) && declared >= 0) {
     try {
-      return await request.text()
+      return bodyText(new Uint8Array(await request.arrayBuffer()))
     } catch (error) {
       throw new BodyCutShort(error)
     }
@@ -67,7 +69,7 @@ export async function readBodyText(request: Request, maxBytes: number, framed = 
     }
     chunks.push(next.value)
   }
-  return new TextDecoder().decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size))
+  return bodyText(chunks.length === 1 ? (chunks[0] as Uint8Array) : Buffer.concat(chunks, size))
 }
 
 /**

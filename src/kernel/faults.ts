@@ -6,6 +6,7 @@
 import { STATUS_CODES } from 'node:http'
 import { isDeepStrictEqual } from 'node:util'
 import type { Context } from 'hono'
+import { jsonValueOf } from '../contracts/body.ts'
 import type { MockFaultCreateJson, MockFaultJson } from '../contracts/generated.ts'
 import type { Contracts, OperationContract } from '../contracts/load.ts'
 import { requestBodyText } from './body.ts'
@@ -82,14 +83,6 @@ function queryMatches(url: string, wanted: Record<string, string | string[]>): b
     const values = sent.flatMap((item) => item.split(','))
     return value.every((item) => values.includes(item))
   })
-}
-
-function parsedBody(text: string): unknown {
-  try {
-    return JSON.parse(text)
-  } catch {
-    return undefined
-  }
 }
 
 /** The fault has an effect, and its effects fit together. */
@@ -220,7 +213,7 @@ export class Faults {
     // The oldest candidate applies; only when it needs the body is the body read.
     if (first.body === undefined) return this.apply(c, faults, first)
     return requestBodyText(c, this.options.maxBodyBytes).then((text) => {
-      const body = parsedBody(text)
+      const body = jsonValueOf(text)
       // Another request may have used a fault up while this body was read.
       const fault = candidates.find((candidate) => faults.includes(candidate) && (candidate.body === undefined || contains(body, candidate.body)))
       return fault && this.apply(c, faults, fault)

@@ -2,6 +2,7 @@
 // what the contracts say about each request. Recording copies a few fields (it runs on every
 // request); the verdicts that need the contracts are worked out when the journal is read, once
 // per exchange.
+import { jsonValueOf } from '../contracts/body.ts'
 import { InputAudit } from '../contracts/ignored.ts'
 import type { Contracts, OperationContract } from '../contracts/load.ts'
 import { summarise, type Report, type Verdict } from '../contracts/verdicts.ts'
@@ -226,14 +227,8 @@ export class Journal {
       if (status !== 429) verdicts.push({ kind: 'unknown_operation', at: null, message: `no operation has ${exchange.method} ${exchange.path}` })
       return verdicts
     }
-    let body: unknown
-    if (exchange.body !== undefined && exchange.body.trim() !== '') {
-      try {
-        body = JSON.parse(exchange.body)
-      } catch {
-        // Not JSON: the 422 already says so.
-      }
-    }
+    // Not JSON: the 422 already says so.
+    const body = exchange.body === undefined ? undefined : jsonValueOf(exchange.body)
     const findings = this.audit.audit(op, { query: new URLSearchParams(exchange.query), body })
     for (const name of findings.ignoredQuery) {
       verdicts.push({ kind: 'ignored_query_parameter', at: name, message: `${op.id} takes no query parameter ${name}; the service ignores it` })

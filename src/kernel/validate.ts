@@ -1,6 +1,7 @@
 // Request validation against the contracts: query strings and JSON bodies become typed values
 // or a 422 keyed by dot path with Laravel-style messages (docs/specification-notes.md "Status codes and bodies").
 import type { ErrorObject, ValidateFunction } from 'ajv'
+import { readJsonBody } from '../contracts/body.ts'
 import { dotPath } from '../contracts/load.ts'
 import { normalizeInput, trim, validateBody, type Query } from '../contracts/request.ts'
 import { invalid, invalidBody, type ValidationErrors } from './errors.ts'
@@ -174,14 +175,11 @@ export function checkQuery(validate: ValidateFunction, query: Query): Query {
   return query
 }
 
-/** Parses and normalizes a JSON body; an empty body is an empty object. Throws 422 on malformed JSON. */
+/** Reads (contracts/body.ts) and normalizes a JSON body; an empty body is an empty object. Throws 422 on malformed JSON. */
 export function parseJsonBody(text: string): unknown {
-  if (text.trim() === '') return {}
-  try {
-    return normalizeInput(JSON.parse(text))
-  } catch {
-    throw invalidBody('The request body must be valid JSON.')
-  }
+  const body = readJsonBody(text)
+  if (body.kind === 'malformed') throw invalidBody('The request body must be valid JSON.')
+  return body.kind === 'none' ? {} : normalizeInput(body.value)
 }
 
 /**

@@ -2,6 +2,7 @@
 // form, and the token endpoint. They take no bearer token and answer errors in OAuth's shapes
 // (errors.ts), so they are plain Hono routes rather than operations of the gate (kernel/operation.ts).
 import { Hono, type Context } from 'hono'
+import { jsonValueOf } from '../contracts/body.ts'
 import type { Services } from '../context.ts'
 import { NO_FRAMING_HEADERS } from '../kernel/browsers.ts'
 import { cameOffSocket, DEFAULT_MAX_BODY_BYTES, readBodyText } from '../kernel/body.ts'
@@ -33,12 +34,8 @@ async function bodyParams(c: OAuthContext, maxBytes: number): Promise<OAuthParam
   const type = c.req.header('Content-Type') ?? ''
   const text = await readBodyText(c.req.raw, maxBytes, cameOffSocket(c))
   if (/json/i.test(type)) {
-    try {
-      const body: unknown = JSON.parse(text)
-      return typeof body === 'object' && body !== null && !Array.isArray(body) ? paramsOf(Object.entries(body)) : {}
-    } catch {
-      return {}
-    }
+    const body = jsonValueOf(text)
+    return typeof body === 'object' && body !== null && !Array.isArray(body) ? paramsOf(Object.entries(body)) : {}
   }
   return /x-www-form-urlencoded/i.test(type) ? paramsOf(new URLSearchParams(text)) : {}
 }

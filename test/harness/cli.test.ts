@@ -130,6 +130,12 @@ describe('ivs-mock verify', () => {
     expect(result.code).toBe(2)
   })
 
+  it('exits 2 with one line when the --baseline cannot be read, before it tries the target', async () => {
+    const missing = join(await tempFolder(), 'last-night.json')
+    const result = await verify(['--base', `http://127.0.0.1:${await closedPort()}/api/v2`, '--baseline', missing])
+    expect([result.code, result.stdout, result.stderr]).toEqual([2, '', `ivs-mock verify: cannot read the baseline ${missing}: ENOENT\n`])
+  })
+
   it('takes tokens from --token and --role-token, then the environment, then the tokens file', () => {
     const config = toVerifyConfig(
       { token: 'owner-option', roleToken: { member: 'member-option' }, tag: [], timeout: 30, concurrency: 4 },

@@ -68,6 +68,20 @@ describe('scenario format errors', () => {
     ])
   })
 
+  it('refuses a scenario with mutates: false that sends a write its step does not mark safe, or a control write, and a refusal marked safe without a 4xx', async () => {
+    const { folder, problems } = await problemsOf({
+      'a.yaml': `name: A\ndescription: d\nmutates: false\nsteps:\n  - name: x\n    operation: attachments.delete\n    params: { id: 1 }\n    expect: { status: 404 }\n  - name: y\n    control: control.clock.advance\n    body: { minutes: 1 }\n`,
+      'b.yaml': minimal('B', 'name: x\n    method: DELETE\n    path: /webhooks/1\n    safe: refused\n    expect: { status: [204, 404] }'),
+      'c.yaml': `name: C\ndescription: d\nmutates: false\nsteps:\n  - name: x\n    operation: attachments.delete\n    as: read-only\n    safe: refused\n    params: { id: 1 }\n    expect: { status: 404 }\n  - name: y\n    control: control.clock.get\n`,
+    })
+    const file = (name: string) => displayPath(join(folder, name))
+    expect(problems).toEqual([
+      `${file('a.yaml')}: steps.0: mutates: false, but attachments.delete (DELETE) is a write the step does not mark safe: mark it safe: refused if the API refuses it before any change and the step checks that refusal, safe: computes if the operation only works out an answer, or drop mutates: false`,
+      `${file('a.yaml')}: steps.1: mutates: false, but control.clock.advance is a POST to the mock's control API (/_mock): drop mutates: false`,
+      `${file('b.yaml')}: steps.0.safe: refused needs expect.status with only 4xx statuses (the refusal the step checks)`,
+    ])
+  })
+
   it('refuses a folder without scenario files and a path that does not exist', async () => {
     const { folder, problems } = await problemsOf({ 'notes.txt': 'not a scenario' })
     expect(problems).toEqual([`${folder}: no scenario files (.yaml, .yml, .json)`])

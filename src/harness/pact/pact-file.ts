@@ -2,6 +2,7 @@
 // its example request and response. Matching rules only loosen what the examples show and a
 // generator's example value is in the file too, so the examples are what the harness judges.
 import { readFileSync } from 'node:fs'
+import { bodyText, readJsonBody } from '../../contracts/body.ts'
 
 export interface ProviderState {
   name: string
@@ -85,13 +86,10 @@ function readBody(raw: unknown, headers: Record<string, string>, v4: boolean): {
   if (contentType && !headers['content-type']) headers['content-type'] = contentType
   const content = raw.content
   if (typeof content !== 'string') return { body: content, text: JSON.stringify(content) }
-  const text = raw.encoded === 'base64' ? Buffer.from(content, 'base64').toString('utf8') : content
+  const text = raw.encoded === 'base64' ? bodyText(Buffer.from(content, 'base64')) : content
   if (isJsonType(contentType) && (raw.encoded === 'json' || raw.encoded === 'base64' || raw.encoded === true)) {
-    try {
-      return { body: JSON.parse(text) as unknown, text }
-    } catch {
-      return { body: text, text }
-    }
+    const body = readJsonBody(text)
+    return { body: body.kind === 'json' ? body.value : text, text }
   }
   return { body: text, text }
 }
