@@ -8,7 +8,7 @@ import { verifyOptions } from '../../src/config.ts'
 import { projectRoot } from '../../src/paths.ts'
 import { readSnippets } from '../support/snippets.ts'
 
-const jobs = new Map(readSnippets(projectRoot, 'docs/keeping-the-mock-honest.md').flatMap((snippet) => (snippet.file ? [[snippet.file, parseYaml(snippet.code)]] : [])))
+const jobs = new Map(readSnippets(projectRoot, 'docs/keeping-the-mock-honest.md').flatMap((snippet) => (snippet.file && /\.ya?ml$/.test(snippet.file) ? [[snippet.file, parseYaml(snippet.code)]] : [])))
 const verifyFlags = new Set(verifyOptions().map((option) => option.long))
 
 /** The `ivs-mock <command>` lines of a script, each as its words. */
