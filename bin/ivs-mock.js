@@ -3,52 +3,11 @@
 // stale bundle never runs: when dist/main.js is missing or older than anything it is built or
 // checked from, it is rebuilt first, in this process, by the same build() as npm run build. An
 // installed package (npm pack ships dist/ built) or the Docker image runs its bundle as it is.
-import { existsSync, readdirSync, statSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
+import { BUNDLE, isCheckout, staleness } from './staleness.js'
 
 const root = fileURLToPath(new URL('../', import.meta.url))
-const BUNDLE = 'dist/main.js'
-// The bundle's entry point: only a checkout has it. An installed package has no sources to rebuild
-// from, and its files are dated when they were unpacked, not when they were built, so dates there
-// say nothing about staleness.
-const isCheckout = existsSync(`${root}src/main.ts`)
-// What the build reads: sources and dependencies are bundled; contracts and fixtures are checked.
-const INPUTS = ['src', 'contracts', 'fixtures', 'package.json', 'package-lock.json']
 const USAGE_ERROR = 2
-
-function modified(path) {
-  return statSync(path, { throwIfNoEntry: false })?.mtimeMs
-}
-
-/**
- * Every entry under a folder (relative to the root). Walked by hand: Node 20's readdirSync with
- * `recursive` took about 35 ms over src/, a tenth of the start-up, where this takes 2.
- */
-function entriesUnder(folder) {
-  return readdirSync(`${root}${folder}`, { withFileTypes: true }).flatMap((entry) => {
-    const path = `${folder}/${entry.name}`
-    return entry.isDirectory() ? [path, ...entriesUnder(path)] : [path]
-  })
-}
-
-/** Why the bundle must be rebuilt, or undefined when it is newer than every input. */
-function staleness() {
-  const built = modified(`${root}${BUNDLE}`)
-  if (built === undefined) return `${BUNDLE} is missing`
-  if (!isCheckout) return undefined
-  for (const input of INPUTS) {
-    const path = `${root}${input}`
-    const stats = statSync(path, { throwIfNoEntry: false })
-    // A checkout installed without a lock file has no package-lock.json: nothing to compare with.
-    if (!stats) continue
-    // A folder's own time changes when an entry is added, removed or renamed; a file's when it is edited.
-    const entries = stats.isDirectory() ? entriesUnder(input) : []
-    for (const entry of [input, ...entries]) {
-      if ((modified(`${root}${entry}`) ?? 0) > built) return `${entry} changed after ${BUNDLE} was built`
-    }
-  }
-  return undefined
-}
 
 /** The build tools that a production-only install (npm ci --omit=dev --ignore-scripts) lacks, if any. */
 function missingBuildTools() {
@@ -63,8 +22,8 @@ function missingBuildTools() {
   })
 }
 
-const reason = staleness()
-if (reason && !isCheckout) {
+const reason = staleness(root)
+if (reason && !isCheckout(root)) {
   console.error(`ivs-mock: ${reason}, and this install has no sources to build it from; install the package again.`)
   process.exit(USAGE_ERROR)
 }

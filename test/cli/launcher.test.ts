@@ -1,11 +1,14 @@
 // bin/ivs-mock.js as a launcher: in a checkout it runs dist/main.js, rebuilds it first when it is
 // missing or older than what it is built from, and says what to run when it cannot build; in an
 // installed package it runs the bundle as it is. Every case works on a copy in a temporary folder,
-// so the checkout's own dist/ is never touched.
+// so the checkout's own dist/ is never touched. A build takes seconds, so the launcher builds in
+// two cases only (a bundle missing, then one stale, in the same copy); which inputs make a bundle
+// stale is asked of its check (bin/staleness.js) in process.
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, describe, expect, it } from 'vitest'
+import { staleness } from '../../bin/staleness.js'
 import { projectRoot } from '../../src/paths.ts'
 import { runToExit, type Finished } from '../support/process.ts'
 
@@ -72,36 +75,30 @@ function launch(dir: string, args: string[]): Promise<Finished> {
 const version = (JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { version: string }).version
 
 describe('bin/ivs-mock.js', () => {
-  it('builds dist/main.js when it is missing, says so in one line on stderr, then runs it', async () => {
-    const dir = projectCopy({ buildTools: true })
-    const first = await launch(dir, ['--version'])
-    expect(first).toEqual({ code: 0, stdout: `${version}\n`, stderr: 'ivs-mock: dist/main.js is missing; building it first (npm run build)\n' })
-    expect(existsSync(join(dir, 'dist', 'main.js'))).toBe(true)
-    expect(existsSync(join(dir, 'dist', 'main.js.map'))).toBe(true)
+  // Built by the first test, rebuilt by the second.
+  const built = { dir: '' }
+  afterAll(() => rmSync(built.dir, { recursive: true, force: true }))
 
-    const again = await launch(dir, ['--version'])
+  it('builds dist/main.js when it is missing, says so in one line on stderr, then runs it', async () => {
+    built.dir = projectCopy({ buildTools: true })
+    copies.pop()
+    const first = await launch(built.dir, ['--version'])
+    expect(first).toEqual({ code: 0, stdout: `${version}\n`, stderr: 'ivs-mock: dist/main.js is missing; building it first (npm run build)\n' })
+    expect(existsSync(join(built.dir, 'dist', 'main.js'))).toBe(true)
+    expect(existsSync(join(built.dir, 'dist', 'main.js.map'))).toBe(true)
+
+    const again = await launch(built.dir, ['--version'])
     expect(again).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' })
   }, buildingTest(1))
 
-  it('rebuilds when a source or a contract is newer than the bundle, or a source is removed', async () => {
-    const dir = projectCopy({ buildTools: true })
-    await launch(dir, ['--version'])
-    const rebuilt = (entry: string) => ({ code: 0, stdout: `${version}\n`, stderr: `ivs-mock: ${entry} changed after dist/main.js was built; building it first (npm run build)\n` })
-
+  it('rebuilds when a source is newer than the bundle, says why, then runs it', async () => {
+    const { dir } = built
     backdate(dir)
     expect(await launch(dir, ['--version'])).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' })
     utimesSync(join(dir, 'src', 'kernel', 'clock.ts'), new Date(), new Date())
-    expect(await launch(dir, ['--version'])).toEqual(rebuilt('src/kernel/clock.ts'))
-
-    backdate(dir)
-    writeFileSync(join(dir, 'contracts', 'schemas', 'client.json'), readFileSync(join(dir, 'contracts', 'schemas', 'client.json')))
-    expect(await launch(dir, ['--version'])).toEqual(rebuilt('contracts/schemas/client.json'))
-
-    writeFileSync(join(dir, 'src', 'kernel', 'unused.ts'), 'export {}\n')
-    backdate(dir)
-    rmSync(join(dir, 'src', 'kernel', 'unused.ts'))
-    expect(await launch(dir, ['--version'])).toEqual(rebuilt('src/kernel'))
-  }, buildingTest(5))
+    expect(await launch(dir, ['--version'])).toEqual({ code: 0, stdout: `${version}\n`, stderr: 'ivs-mock: src/kernel/clock.ts changed after dist/main.js was built; building it first (npm run build)\n' })
+    expect(staleness(`${dir}/`)).toBeUndefined()
+  }, buildingTest(1))
 
   it('refuses to start when the rebuild fails, naming the step and the problem, with exit 1', async () => {
     const dir = projectCopy({ buildTools: true })
@@ -142,5 +139,52 @@ describe('bin/ivs-mock.js', () => {
       'ivs-mock: dist/main.js is missing, and it cannot be built here: tsx and esbuild are not installed (a production-only install). ' +
         'Run npm ci (with dev dependencies) and npm run build, then start it again.\n',
     )
+  })
+})
+
+describe("the launcher's check of its bundle (bin/staleness.js)", () => {
+  /** A copy of the project with a bundle older than its inputs' dates (backdate). */
+  function staleCheckout(): string {
+    const dir = projectCopy({ buildTools: false })
+    mkdirSync(join(dir, 'dist'))
+    writeFileSync(join(dir, 'dist', 'main.js'), '')
+    backdate(dir)
+    return `${dir}/`
+  }
+
+  it('finds a bundle missing, then newer than every input', () => {
+    const dir = projectCopy({ buildTools: false })
+    expect(staleness(`${dir}/`)).toBe('dist/main.js is missing')
+    mkdirSync(join(dir, 'dist'))
+    writeFileSync(join(dir, 'dist', 'main.js'), '')
+    backdate(dir)
+    expect(staleness(`${dir}/`)).toBeUndefined()
+  })
+
+  it('names a source, a contract, a fixture or package.json newer than the bundle', () => {
+    const dir = staleCheckout()
+    for (const entry of ['src/kernel/clock.ts', 'contracts/schemas/client.json', 'fixtures/world.json', 'package.json']) {
+      utimesSync(`${dir}${entry}`, new Date(), new Date())
+      expect(staleness(dir)).toBe(`${entry} changed after dist/main.js was built`)
+      backdate(dir)
+    }
+    writeFileSync(`${dir}contracts/schemas/client.json`, readFileSync(`${dir}contracts/schemas/client.json`))
+    expect(staleness(dir)).toBe('contracts/schemas/client.json changed after dist/main.js was built')
+  })
+
+  it('names the folder a source was removed from', () => {
+    const dir = staleCheckout()
+    writeFileSync(`${dir}src/kernel/unused.ts`, 'export {}\n')
+    backdate(dir)
+    expect(staleness(dir)).toBeUndefined()
+    rmSync(`${dir}src/kernel/unused.ts`)
+    expect(staleness(dir)).toBe('src/kernel changed after dist/main.js was built')
+  })
+
+  it('never finds the bundle of an installed package stale, whatever the dates', () => {
+    const dir = installedCopy()
+    const hourAgo = new Date(Date.now() - 3_600_000)
+    utimesSync(join(dir, 'dist', 'main.js'), hourAgo, hourAgo)
+    expect(staleness(`${dir}/`)).toBeUndefined()
   })
 })
