@@ -458,6 +458,8 @@ const GOALS = {
   /** POST /clients with --data against the same writes in memory. */
   durableCreate: 0.5,
   startupMs: 350,
+  /** Spawn to first answer against the bare handler's, in the same run. */
+  startupRatio: 1.4,
   idleRssMb: 80,
 }
 
@@ -523,6 +525,8 @@ async function main(): Promise<void> {
       )
       report(`idle memory (RSS ${IDLE_MS} ms after the first answer): ${startup.mock.idleRss.toFixed(0)} MB (bare handler: ${startup.bare.idleRss.toFixed(0)} MB)`)
       goal(`start-up (spawn to first answer) at most ${GOALS.startupMs} ms`, startup.mock.answerMs <= GOALS.startupMs, `${startup.mock.answerMs.toFixed(0)} ms`)
+      const startupRatio = startup.mock.answerMs / startup.bare.answerMs
+      goal(`start-up at most ${GOALS.startupRatio}x the bare handler's`, startupRatio <= GOALS.startupRatio, `${startupRatio.toFixed(2)}x`)
       goal(`idle RSS at most ${GOALS.idleRssMb} MB`, startup.mock.idleRss <= GOALS.idleRssMb, `${startup.mock.idleRss.toFixed(0)} MB`)
     }
     if (options.onlyStartup) {
