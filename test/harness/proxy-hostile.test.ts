@@ -6,13 +6,13 @@
 // answered; report paths are checked at start, and one that fails at stop does not stop the others.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:http'
-import { connect, type AddressInfo } from 'node:net'
+import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { createGzip, gzipSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
 import { parse as parseYaml } from 'yaml'
 import { IVS_MOCK_BIN as BIN, runToExit } from '../support/process.ts'
-import { MB, proxyProcesses, send } from '../support/proxy.ts'
+import { MB, proxyProcesses, rawExchange, send } from '../support/proxy.ts'
 import { receiversClosedAfterEach } from '../support/receiver.ts'
 
 const OWNER = 'Bearer ivs_acme_owner'
@@ -33,18 +33,7 @@ async function closedPort(): Promise<number> {
 }
 
 /** Writes `request` as it is on a new connection and reads until the proxy closes it. */
-function raw(origin: string, request: string): Promise<string> {
-  const { hostname, port } = new URL(origin)
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), hostname, () => socket.write(request))
-    let answer = ''
-    socket.setEncoding('latin1')
-    socket.on('data', (chunk: string) => (answer += chunk))
-    socket.on('end', () => resolve(answer))
-    socket.on('error', reject)
-    socket.setTimeout(10_000, () => socket.destroy(new Error(`no end of the answer within 10 s: ${JSON.stringify(answer)}`)))
-  })
-}
+const raw = (origin: string, request: string): Promise<string> => rawExchange(Number(new URL(origin).port), request)
 
 const statusOf = (answer: string) => Number(/^HTTP\/1\.1 (\d{3}) /.exec(answer)?.[1])
 const bodyOf = (answer: string) => answer.slice(answer.indexOf('\r\n\r\n') + 4)

@@ -9,18 +9,8 @@ import type { LoadedScenario } from '../../src/harness/scenarios.ts'
 import { runScenarios, type RunReport } from '../../src/harness/runner.ts'
 import { contracts } from '../support/contracts.ts'
 import { createTestMock } from '../support/mock.ts'
-import { startTarget, type Target } from './support.ts'
+import { SEEDED_TOKENS, startTarget, type Target } from './support.ts'
 
-/** Every seeded role of Acme, and the owners of a second team and of a team without cases. */
-const TOKENS = {
-  owner: 'ivs_acme_owner',
-  member: 'ivs_acme_member',
-  'read-only': 'ivs_acme_readonly',
-  'assigned-only': 'ivs_acme_assigned',
-  assumed: 'ivs_acme_support',
-  'other-team': 'ivs_globex_owner',
-  legacy: 'ivs_initech_owner',
-}
 
 interface Seen {
   method: string
@@ -38,7 +28,7 @@ let teamsBefore: number
 async function nextClientId(request: (path: string, init: RequestInit) => Response | Promise<Response>): Promise<unknown> {
   const created = await request('/api/v2/clients', {
     method: 'POST',
-    headers: { Authorization: `Bearer ${TOKENS.owner}`, 'Content-Type': 'application/json' },
+    headers: { Authorization: `Bearer ${SEEDED_TOKENS.owner}`, 'Content-Type': 'application/json' },
     body: JSON.stringify({ name: { first_name: 'Ada', last_name: 'Lovelace' }, email: 'ada@example.com' }),
   })
   return ((await created.json()) as { id: unknown }).id
@@ -50,13 +40,13 @@ let takesCreatesWithoutToken = false
 beforeAll(async () => {
   target = await startTarget(async (request, mockFetch) => {
     const takes = takesCreatesWithoutToken && request.method === 'POST' && !request.headers.has('authorization')
-    const response = await mockFetch(takes ? new Request(request, { headers: { ...Object.fromEntries(request.headers), authorization: `Bearer ${TOKENS.owner}` } }) : request)
+    const response = await mockFetch(takes ? new Request(request, { headers: { ...Object.fromEntries(request.headers), authorization: `Bearer ${SEEDED_TOKENS.owner}` } }) : request)
     seen.push({ method: request.method, path: new URL(request.url).pathname, status: response.status })
     return response
   })
   sequencesBefore = structuredClone(target.mock.store.data.sequences)
   teamsBefore = [...target.mock.store.allTeams()].length
-  report = await runScenarios({ base: target.base, scenarios: ['scenarios'], tokens: TOKENS, readOnly: true, contracts })
+  report = await runScenarios({ base: target.base, scenarios: ['scenarios'], tokens: SEEDED_TOKENS, readOnly: true, contracts })
   return () => target.close()
 })
 
@@ -125,7 +115,7 @@ describe('a write no step marks safe, under --read-only', () => {
     }
     const advance: LoadedScenario = { ...scenario, name: 'Moves the clock', steps: [{ name: 'advance the clock', control: 'control.clock.advance', body: { minutes: 1 } }] }
     seen.length = 0
-    const refused = await runScenarios({ base: target.base, scenarios: [scenario, advance], tokens: { owner: TOKENS.owner }, readOnly: true, contracts, grep: /deletes|clock/ })
+    const refused = await runScenarios({ base: target.base, scenarios: [scenario, advance], tokens: { owner: SEEDED_TOKENS.owner }, readOnly: true, contracts, grep: /deletes|clock/ })
     expect(refused.scenarios.slice(0, 2).map((entry) => [entry.outcome, entry.steps.map((step) => [step.outcome, step.failures])])).toEqual([
       [
         'failed',
@@ -137,13 +127,13 @@ describe('a write no step marks safe, under --read-only', () => {
       ['failed', [['failed', ["scenario error: not sent: --read-only sends GET and HEAD and the writes a step marks safe (safe: refused or computes), nothing else to /_mock, and control.clock.advance is a POST to the mock's control API (/_mock)"]]]],
     ])
     expect(seen.filter(({ method }) => method !== 'GET')).toEqual([])
-    expect((await fetch(`${target.base}/clients/1`, { headers: { Authorization: `Bearer ${TOKENS.owner}` } })).status).toBe(200)
+    expect((await fetch(`${target.base}/clients/1`, { headers: { Authorization: `Bearer ${SEEDED_TOKENS.owner}` } })).status).toBe(200)
   })
 
   it('a write a target takes where its step expected a refusal fails the step and is listed as left behind: nothing is taken back', async () => {
     takesCreatesWithoutToken = true
     try {
-      const taken = await runScenarios({ base: target.base, scenarios: ['scenarios/errors/unauthenticated.yaml'], tokens: { owner: TOKENS.owner }, readOnly: true, contracts })
+      const taken = await runScenarios({ base: target.base, scenarios: ['scenarios/errors/unauthenticated.yaml'], tokens: { owner: SEEDED_TOKENS.owner }, readOnly: true, contracts })
       const step = taken.scenarios[0]?.steps.find((entry) => entry.name === 'a create without a token')
       expect(step?.status).toBe(201)
       expect(step?.failures).toContain('status: expected 401, got 201')

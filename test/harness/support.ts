@@ -5,6 +5,17 @@ import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { createTestMock, type TestMock } from '../support/mock.ts'
 
+/** Every seeded role of Acme, and the owners of a second team and of a team without cases. */
+export const SEEDED_TOKENS = {
+  owner: 'ivs_acme_owner',
+  member: 'ivs_acme_member',
+  'read-only': 'ivs_acme_readonly',
+  'assigned-only': 'ivs_acme_assigned',
+  assumed: 'ivs_acme_support',
+  'other-team': 'ivs_globex_owner',
+  legacy: 'ivs_initech_owner',
+}
+
 export const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url))
 
 export interface Target {

@@ -8,19 +8,10 @@ import { serveOptions, toServeConfig, type ServeConfig } from '../../src/config.
 import { runScenarios, type RunReport } from '../../src/harness/runner.ts'
 import { openMock, type RunningMock } from '../../src/mock.ts'
 import { contracts } from '../support/contracts.ts'
+import { SEEDED_TOKENS } from '../harness/support.ts'
 
 const SCENARIOS = 'scenarios'
 
-/** Every seeded role of Acme, and the owners of a second team and of a team without cases. */
-const TOKENS = {
-  owner: 'ivs_acme_owner',
-  member: 'ivs_acme_member',
-  'read-only': 'ivs_acme_readonly',
-  'assigned-only': 'ivs_acme_assigned',
-  assumed: 'ivs_acme_support',
-  'other-team': 'ivs_globex_owner',
-  legacy: 'ivs_initech_owner',
-}
 
 /** Acme's second owner (Sam Carter), who works in the team during the run: an owner deletes a client with records. */
 const COLLEAGUE = 'ivs_shared_acme'
@@ -67,7 +58,7 @@ async function anotherUser(base: string, stop: { now: boolean }): Promise<number
 /** Every list's total, active and archived (credits aside: the API keeps each debit). */
 async function totals(base: string): Promise<Record<string, unknown>> {
   const lists = ['/clients', '/clients?visibility=archived', '/records', '/records?visibility=archived', '/cases', '/cases?visibility=archived', '/organisations', '/organisations?visibility=archived', '/webhooks', '/form-templates', '/files', '/forms', '/team/members']
-  const read = async (path: string) => [path, ((await (await fetch(`${base}${path}`, { headers: { Authorization: `Bearer ${TOKENS.owner}` } })).json()) as { total: unknown }).total]
+  const read = async (path: string) => [path, ((await (await fetch(`${base}${path}`, { headers: { Authorization: `Bearer ${SEEDED_TOKENS.owner}` } })).json()) as { total: unknown }).total]
   return Object.fromEntries(await Promise.all(lists.map(read)))
 }
 
@@ -91,7 +82,7 @@ describe('the scenario suite against the mock presented as a real deployment (se
     const colleague = anotherUser(base, stop)
     try {
       // A second run of the suite at the same moment, in the same team, as a colleague's CI job might.
-      ;[first, alongside] = await Promise.all([runScenarios({ base, scenarios: [SCENARIOS], tokens: TOKENS, contracts }), runScenarios({ base, scenarios: [SCENARIOS], tokens: TOKENS, contracts })])
+      ;[first, alongside] = await Promise.all([runScenarios({ base, scenarios: [SCENARIOS], tokens: SEEDED_TOKENS, contracts }), runScenarios({ base, scenarios: [SCENARIOS], tokens: SEEDED_TOKENS, contracts })])
     } finally {
       stop.now = true
       rounds = await colleague
@@ -125,7 +116,7 @@ describe('the scenario suite against the mock presented as a real deployment (se
 
   it('with only an owner and a member, reaches at least 90 of the 99 operations, fails none, and adds nothing the first run left', async () => {
     const organisations = (await totals(base))['/organisations']
-    const second = await runScenarios({ base, scenarios: [SCENARIOS], tokens: { owner: TOKENS.owner, member: TOKENS.member }, contracts })
+    const second = await runScenarios({ base, scenarios: [SCENARIOS], tokens: { owner: SEEDED_TOKENS.owner, member: SEEDED_TOKENS.member }, contracts })
     expect(failures(second).join('\n\n')).toBe('')
     expect(second.reached).toBeGreaterThanOrEqual(90)
     expect(second.operationsFailed).toBe(0)
@@ -146,7 +137,7 @@ describe('the real rate limit', () => {
   afterAll(() => mock.close())
 
   it('is waited out, by each 429 Retry-After, and fails nothing', async () => {
-    const report = await runScenarios({ base, scenarios: [`${SCENARIOS}/clients`], grep: /address|lifecycle/, tokens: { owner: TOKENS.owner }, contracts })
+    const report = await runScenarios({ base, scenarios: [`${SCENARIOS}/clients`], grep: /address|lifecycle/, tokens: { owner: SEEDED_TOKENS.owner }, contracts })
     expect(failures(report)).toEqual([])
     expect(report.passed).toBe(2)
     expect(report.rateLimited.times).toBeGreaterThan(0)

@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { connect, type AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach } from 'vitest'
@@ -137,5 +137,18 @@ export function send(origin: string, method: string, path: string, options: { he
       }
     }
     pump()
+  })
+}
+
+/** Writes `bytes` as they are on a new connection to 127.0.0.1:`port` and reads until the server closes it. */
+export function rawExchange(port: number, bytes: string | Buffer): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(bytes))
+    let answer = ''
+    socket.setEncoding('latin1')
+    socket.on('data', (chunk: string) => (answer += chunk))
+    socket.on('end', () => resolve(answer))
+    socket.on('error', reject)
+    socket.setTimeout(10_000, () => socket.destroy(new Error(`no end of the answer within 10 s: ${JSON.stringify(answer)}`)))
   })
 }
