@@ -69,8 +69,9 @@ class TeamMembers {
 
   /**
    * changes: the team's change count, which its tables and its own update methods move on; world:
-   * the world's, which a change to the team's row or its members moves on too (other teams show
-   * them: a shared user's teams, a member's name where they were assigned).
+   * the world's, which a change to the team's row or a membership moves on too where another team
+   * shows it (a user's list of teams, GET /me/teams, asked in any of them); memberElsewhere: whether
+   * a user is (or was) in another team.
    */
   constructor(
     readonly state: TeamState,
@@ -78,6 +79,7 @@ class TeamMembers {
     sink: ChangeSink | undefined,
     readonly changes: ChangeCount,
     private readonly world: ChangeCount,
+    private readonly memberElsewhere: (user: number, team: number) => boolean,
   ) {
     const rows = state as unknown as Record<string, unknown[] | undefined>
     for (const declaration of declarations) {
@@ -157,7 +159,9 @@ class TeamMembers {
     this.state.members.push(member)
     if (recording.on) inserted(this.state.members, member)
     this.membersByUser.set(user, member)
-    this.changedWorld()
+    // A new team's users are new: only a user already in another team shows this one elsewhere.
+    if (this.memberElsewhere(user, this.id)) this.changedWorld()
+    else this.changes.bump()
     return member
   }
 
@@ -166,8 +170,8 @@ class TeamMembers {
   }
 }
 
-function openTeam(state: TeamState, declarations: readonly TableDeclaration[], sink: ChangeSink | undefined, counts: ChangeCounts): Team {
-  return new TeamMembers(state, declarations, sink, counts.team(state.team.id), counts.world) as unknown as Team
+function openTeam(state: TeamState, declarations: readonly TableDeclaration[], sink: ChangeSink | undefined, counts: ChangeCounts, memberElsewhere: (user: number, team: number) => boolean): Team {
+  return new TeamMembers(state, declarations, sink, counts.team(state.team.id), counts.world, memberElsewhere) as unknown as Team
 }
 
 /** What a team's changes are recorded against: its state (for its `team` row) and each array of rows. */
@@ -280,6 +284,12 @@ export class Store {
     this.open()
   }
 
+  /** Whether a user is, or was, in a team other than `team`. */
+  private readonly memberElsewhere = (user: number, team: number): boolean => {
+    for (const other of this.teams.values()) if (other.id !== team && other.membership(user)) return true
+    return false
+  }
+
   /** Indexes the world's rows (and, when recording, registers where they live). */
   private open(): void {
     this.users.clear()
@@ -287,7 +297,7 @@ export class Store {
     this.teams.clear()
     for (const user of this.data.users) this.users.set(user.id, user)
     for (const token of this.data.tokens) this.tokens.set(token.token, token)
-    for (const state of this.data.teams) this.teams.set(state.team.id, openTeam(state, this.tables, this.sink, this.changes))
+    for (const state of this.data.teams) this.teams.set(state.team.id, openTeam(state, this.tables, this.sink, this.changes, this.memberElsewhere))
     if (this.sink) for (const place of WORLD_PLACES) register(this.sink, this.data[place], place)
   }
 
@@ -395,11 +405,10 @@ export class Store {
 
   addTeam(state: TeamState): Team {
     // Opening the team gives its state an empty array for every table: the log takes it after that.
-    const team = openTeam(state, this.tables, this.sink, this.changes)
+    const team = openTeam(state, this.tables, this.sink, this.changes, this.memberElsewhere)
     teamChanged(this.sink, state.team.id, state)
     this.data.teams.push(state)
     this.teams.set(team.id, team)
-    this.changes.world.bump()
     return team
   }
 
@@ -437,7 +446,7 @@ export class Store {
     const old = this.teams.get(state.team.id)
     if (!old) throw new Error(`store: no team ${state.team.id} to replace`)
     for (const [, holder] of recordedParts(old.state)) unregister(holder)
-    const team = openTeam(state, this.tables, this.sink, this.changes)
+    const team = openTeam(state, this.tables, this.sink, this.changes, this.memberElsewhere)
     teamChanged(this.sink, state.team.id, state)
     this.data.teams[this.data.teams.indexOf(old.state)] = state
     this.teams.set(team.id, team)
