@@ -180,7 +180,7 @@ function cancelledPairs(ordered: ChangeSink['ordered']): Set<number> {
 
 /**
  * What a unit's commit writes: the ordered changes of every unit so far, the sequences that moved,
- * and the unit's touched rows still living where they were handed out. Rows are serialised now.
+ * and the unit's touched rows still living where they were changed. Rows are serialised now.
  */
 export function drain(unit: WriteUnit): Change[] {
   unit.closed = true

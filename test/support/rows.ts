@@ -27,7 +27,7 @@ export interface StepSetup {
  * their record documents, as record creation makes them.
  */
 export function giveRecord(mock: TestMock, team: Team, clientId: number, setup: { steps?: StepSetup[] } & Partial<Omit<RecordRow, 'steps'>> = {}): RecordRow {
-  // A change of the world outside a request, as the product would make it (kernel/answer-cache.ts).
+  // A change of the world outside a request, as one write unit, as the product makes one (store/changes.ts).
   return mock.store.changing(() => {
     const client = team.clients.get(clientId)
     if (!client) throw new Error(`no client ${clientId}`)
@@ -107,7 +107,7 @@ export function assigneeRows(mock: TestMock, ...users: number[]): RecordRow['ass
  * member. Returns the stored row.
  */
 export function giveForm(mock: TestMock, team: Team, clientId: number, options: { filledBy?: number; template?: string } = {}): FormRow {
-  // A change of the world outside a request, as the product would make it (kernel/answer-cache.ts).
+  // A change of the world outside a request, as one write unit, as the product makes one (store/changes.ts).
   return mock.store.changing(() => {
     const template = options.template === undefined ? team.formTemplates.all()[0] : team.formTemplatesByReference.get(options.template)
     if (!template) throw new Error(`team ${team.id} has no form template ${options.template ?? ''}`)
@@ -135,7 +135,7 @@ export interface FileSetup {
  * check would add one; by default the team's own upload (source client). Returns the stored row.
  */
 export function giveFile(mock: TestMock, team: Team, clientId: number, setup: FileSetup = {}): FileRow {
-  // A change of the world outside a request, as the product would make it (kernel/answer-cache.ts).
+  // A change of the world outside a request, as one write unit, as the product makes one (store/changes.ts).
   return mock.store.changing(() => {
     const ctx = mock.teamContext(team)
     const attachment = sampleAttachment(ctx, setup.sample ?? 'passport', setup.original)
@@ -159,7 +159,7 @@ export function giveFile(mock: TestMock, team: Team, clientId: number, setup: Fi
  * form step leaves it (the field model is the forms resource's; this is the least of it).
  */
 export function giveFormWithUploads(mock: TestMock, team: Team, clientId: number, attachments: number[]): FormRow {
-  // A change of the world outside a request, as the product would make it (kernel/answer-cache.ts).
+  // A change of the world outside a request, as one write unit, as the product makes one (store/changes.ts).
   return mock.store.changing(() => {
     return team.forms.insert({
       id: mock.store.nextId('form'),

@@ -5,7 +5,7 @@
 // search as the user types). Each candidate is then checked against its folded fields as the
 // index keeps them (folded once with kernel/search.ts, not on every search). Built at the first
 // search (the runs of two letters at the first word of two), then kept in step with inserts,
-// deletes and changes of a client's name or reference (Table.changed).
+// deletes and changes of a client's name or reference (Table.update).
 import { foldText } from '../../kernel/search.ts'
 import type { RowIndex } from '../../store/table.ts'
 import type { ClientRow } from './rows.ts'
